@@ -1,0 +1,16 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Ferry's benchmarks: programs that print figures. They are not tests and CI does not run them;
+/// `Benchmarks/run.sh` builds them in release mode and prints the figures.
+let package = Package(
+    name: "FerryBenchmarks",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "encode-benchmark",
+            dependencies: [.product(name: "Multipart", package: "Ferry")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

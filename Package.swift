@@ -1,0 +1,86 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Ferry: a terminal uploader for `multipart/form-data`.
+///
+/// Layering (see ARCHITECTURE.md): `Multipart` (pure encoder) ← `Uploading` (Dispatch queue manager,
+/// HTTP transport, journal) ← `FerryApp` (pure app model) ← `ferry` (wiring). `TerminalUI` is pure;
+/// `NcursesBackend` is the only code touching the terminal; `Receiver` is `ferry serve`.
+let package = Package(
+    name: "Ferry",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "ferry", targets: ["ferry"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // Data shipped with Ferry: the MIME table and the demo's sample files.
+        .target(
+            name: "FerryResources",
+            path: "Resources",
+            exclude: [],
+            resources: [.copy("mime.types"), .copy("samples")]
+        ),
+        // RFC 7578 multipart/form-data as a stream of chunks. No terminal, no network.
+        .target(name: "Multipart", dependencies: ["FerryResources"]),
+        // The upload queue, its state machine, the HTTP transport and the journal.
+        .target(
+            name: "Uploading",
+            dependencies: [
+                "Multipart",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // `ferry serve`: the bundled receiving server.
+        .target(
+            name: "Receiver",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Pure terminal UI: cells, buffers, diff, widgets. No ncurses.
+        .target(name: "TerminalUI"),
+        // The ncurses C library, wide-character API, behind `cncurses_*` shims.
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw"),
+        // The only module that talks to the terminal.
+        .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
+        // The executable: wiring only.
+        .executableTarget(
+            name: "ferry",
+            dependencies: [
+                "Multipart",
+                "Uploading",
+                "Receiver",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["TerminalUI"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "MultipartTests",
+            dependencies: ["Multipart", .product(name: "MultipartKit", package: "multipart-kit")]
+        ),
+        .testTarget(name: "UploadingTests", dependencies: ["Uploading", "Receiver", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

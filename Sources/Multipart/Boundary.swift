@@ -1,0 +1,55 @@
+/// The boundary that separates the parts of a body (RFC 2046 §5.1.1).
+public struct Boundary: Sendable, Hashable, CustomStringConvertible {
+    /// The boundary text, without the leading `--`.
+    public let value: String
+
+    /// Characters a boundary may hold (RFC 2046 `bchars`).
+    static let allowedCharacters: Set<UInt8> = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".utf8)
+
+    /// The alphabet random boundaries are drawn from: letters and digits (62 symbols, ~5.95 bits each).
+    private static let randomAlphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+
+    /// Number of random symbols: 32 × log2(62) ≈ 190 bits, well over the required 128.
+    private static let randomSymbolCount = 32
+
+    /// Validates an injected boundary.
+    ///
+    /// - Parameter value: 1 to 70 `bchars`, not ending in a space.
+    /// - Throws: `MultipartError.invalidBoundary` when it is not a valid boundary.
+    public init(_ value: String) throws(MultipartError) {
+        let bytes = Array(value.utf8)
+        guard !bytes.isEmpty, bytes.count <= 70, bytes.last != UInt8(ascii: " "),
+              bytes.allSatisfy(Boundary.allowedCharacters.contains)
+        else { throw .invalidBoundary(value) }
+        self.value = value
+    }
+
+    private init(unchecked value: String) {
+        self.value = value
+    }
+
+    /// A new boundary from the system's cryptographic random source.
+    ///
+    /// `SystemRandomNumberGenerator` reads `getrandom(2)` on Linux and `arc4random` on Apple
+    /// platforms, both cryptographically secure.
+    ///
+    /// - Returns: `ferry-` followed by 32 random letters and digits (38 characters).
+    public static func random() -> Boundary {
+        var generator = SystemRandomNumberGenerator()
+        return random(using: &generator)
+    }
+
+    /// A new boundary drawn from the given generator.
+    ///
+    /// - Parameter generator: The random source; pass a seeded one only in tests.
+    /// - Returns: `ferry-` followed by 32 random letters and digits.
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> Boundary {
+        var bytes = Array("ferry-".utf8)
+        for _ in 0..<randomSymbolCount {
+            bytes.append(randomAlphabet.randomElement(using: &generator)!)
+        }
+        return Boundary(unchecked: String(decoding: bytes, as: UTF8.self))
+    }
+
+    public var description: String { value }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Checks that a path can be sent as a file part, without reading it and without ever blocking.
+public enum FileInspector {
+    /// Checks a file and records its size and identity.
+    ///
+    /// The checks, in order, each with its own error: the path exists; it is not a directory;
+    /// it is a regular file (a FIFO, socket or device is rejected before it is opened, so
+    /// checking never blocks); this process can open it for reading; its size is known.
+    ///
+    /// - Parameter path: The file's path; symbolic links are followed.
+    /// - Returns: The file's snapshot.
+    /// - Throws: `MultipartError.fileRejected` naming the path and the reason.
+    public static func inspect(_ path: String) throws(MultipartError) -> FileSnapshot {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw .fileRejected(path: path, reason: .doesNotExist)
+            case EACCES: throw .fileRejected(path: path, reason: .notReadable(errno: code))
+            default: throw .fileRejected(path: path, reason: .sizeUnavailable(errno: code))
+            }
+        }
+        if let kind = nonRegularKind(mode: info.st_mode) {
+            if kind == "directory" { throw .fileRejected(path: path, reason: .isDirectory) }
+            throw .fileRejected(path: path, reason: .notRegularFile(kind: kind))
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw .fileRejected(path: path, reason: .notReadable(errno: errno)) }
+        defer { close(descriptor) }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else {
+            throw .fileRejected(path: path, reason: .sizeUnavailable(errno: errno))
+        }
+        if let kind = nonRegularKind(mode: opened.st_mode) {
+            throw .fileRejected(path: path, reason: kind == "directory" ? .isDirectory : .notRegularFile(kind: kind))
+        }
+        return snapshot(of: opened, path: path)
+    }
+
+    /// The snapshot of an already opened file's `stat`.
+    ///
+    /// - Parameters:
+    ///   - info: The result of `fstat`.
+    ///   - path: The path it was opened from.
+    /// - Returns: The snapshot.
+    static func snapshot(of info: stat, path: String) -> FileSnapshot {
+        FileSnapshot(
+            path: path,
+            size: Int64(info.st_size),
+            modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            device: UInt64(info.st_dev),
+            inode: UInt64(info.st_ino)
+        )
+    }
+
+    /// The kind of a non-regular file, or nil for a regular file.
+    ///
+    /// - Parameter mode: `st_mode` from `stat`.
+    /// - Returns: "directory", "FIFO", "socket", "character device", "block device", or nil.
+    static func nonRegularKind(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "directory"
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        default: return "special file"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Text for `errno` values.
+enum SystemError {
+    /// The C library's message for an `errno` value, e.g. "Permission denied".
+    ///
+    /// - Parameter code: The `errno` value.
+    /// - Returns: The message.
+    static func message(for code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

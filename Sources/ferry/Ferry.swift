@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// The `ferry` command: the interactive interface by default, `send` and `serve` as subcommands.
+@main
+struct Ferry: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ferry",
+        abstract: "Upload files to HTTP endpoints with multipart/form-data.",
+        discussion: """
+            Run `ferry` in a terminal to browse, pick files, set the form and watch the upload \
+            queue. `ferry send` is the same engine headless (curl-like options, JSON Lines \
+            events); `ferry serve` is a small receiving server for trying Ferry out.
+            """,
+        subcommands: [Interface.self, Send.self, Serve.self],
+        defaultSubcommand: Interface.self
+    )
+
+    /// Runs the command; usage errors exit with status 2 (argument parser's default is 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success {
+                    print(message)
+                } else {
+                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                }
+            }
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Multipart
+import Uploading
+
+/// `ferry send`: the upload engine without the interface, with curl-like options.
+struct Send: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Upload files without the interface (curl-like options, JSON Lines events).",
+        discussion: """
+            Each FILE is one upload carrying every -F parameter, or all files go in one request \
+            with --bundle. --dry-run writes the exact HTTP/1.1 requests to standard output and \
+            touches no network. Exit status: 0 when every upload succeeded, 1 when any failed \
+            (or any file was bad), 2 on a usage error.
+            """
+    )
+
+    @OptionGroup var formOptions: FormOptions
+
+    @Option(name: .customShort("X"), help: "The HTTP method.")
+    var method: String = "POST"
+
+    @Option(name: .long, help: "Seconds without progress before an upload is abandoned (idle timeout).")
+    var timeout: Double = 30
+
+    @Flag(name: .long, help: "Send all files in one request, one part per file under --field.")
+    var bundle = false
+
+    @Flag(name: .long, help: "Do not verify https:// certificates.")
+    var insecure = false
+
+    @Flag(name: .long, help: "Write events as JSON Lines on standard output.")
+    var json = false
+
+    @Flag(name: .long, help: "Also send the unfinished and failed jobs of earlier runs.")
+    var resume = false
+
+    @Flag(name: .long, help: "Write the HTTP requests to standard output instead of sending them.")
+    var dryRun = false
+
+    @Argument(help: "Files to upload, one request each unless --bundle.")
+    var files: [String] = []
+
+    mutating func validate() throws {
+        guard let url = formOptions.url else { throw ValidationError("--url is required") }
+        do {
+            _ = try UploadTarget(url)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard !method.isEmpty, method.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw ValidationError("-X '\(method)' is not an HTTP method")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard !files.isEmpty || !formOptions.form.isEmpty || resume else {
+            throw ValidationError("nothing to send: give FILEs or -F parts")
+        }
+    }
+
+    func run() async throws {
+        let planner = UploadPlanner(
+            url: formOptions.url ?? "", method: method.uppercased(), headers: try formOptions.headerFields(),
+            fileField: formOptions.field, formArguments: try formOptions.formArguments()
+        )
+        let jobs: [UploadJobSpec]
+        do {
+            jobs = try planner.jobs(for: files, bundle: bundle)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard dryRun else {
+            throw ValidationError("uploading is not available yet in this build; use --dry-run to see the requests")
+        }
+        let writer = DryRunWriter(output: FileHandle.standardOutput)
+        var anyFailed = false
+        for job in jobs {
+            do {
+                try writer.write(job)
+            } catch {
+                anyFailed = true
+                FileHandle.standardError.write(Data("ferry: \(error)\n".utf8))
+            }
+        }
+        if anyFailed { throw ExitCode.failure }
+    }
+}

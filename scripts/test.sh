@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every Ferry test on a fresh machine: installs what the tests need, builds once (debug),
+# runs the whole suite. CI runs exactly this (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# System tools the tests drive: tmux (end-to-end interface tests), curl (a client no one here
+# wrote), pkg-config + ncurses headers (the CNcursesw module), sqlite (GRDB's libsqlite3).
+missing=()
+command -v tmux >/dev/null || missing+=(tmux)
+command -v curl >/dev/null || missing+=(curl)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+pkg-config --exists ncursesw 2>/dev/null || missing+=(libncurses-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Python parsers for the interoperability tests.
+if ! python3 -c 'import werkzeug, python_multipart' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart
+fi
+
+swift build --build-tests
+swift test
