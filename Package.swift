@@ -12,10 +12,12 @@ let package = Package(
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "Multipart", targets: ["Multipart"]),
+        .library(name: "Uploading", targets: ["Uploading"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -42,6 +44,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -60,9 +63,11 @@ let package = Package(
         // Pure terminal UI: cells, buffers, diff, widgets. No ncurses.
         .target(name: "TerminalUI"),
         // The ncurses C library, wide-character API, behind `cncurses_*` shims.
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw"),
+        .systemLibrary(name: "CNcursesw"),
         // The only module that talks to the terminal.
         .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
+        // The interface's model: update(state, message) -> commands, view(state) -> buffer.
+        .target(name: "FerryApp", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
         // The executable: wiring only.
         .executableTarget(
             name: "ferry",
@@ -70,15 +75,22 @@ let package = Package(
                 "Multipart",
                 "Uploading",
                 "Receiver",
+                "TerminalUI",
+                "FerryApp",
+                "NcursesBackend",
+                "FerryResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["TerminalUI"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MultipartTests",
             dependencies: ["Multipart", .product(name: "MultipartKit", package: "multipart-kit")]
         ),
-        .testTarget(name: "UploadingTests", dependencies: ["Uploading", "Receiver", "TestSupport"]),
+        .testTarget(
+            name: "UploadingTests",
+            dependencies: ["Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
     ],

@@ -11,6 +11,10 @@ let package = Package(
             name: "encode-benchmark",
             dependencies: [.product(name: "Multipart", package: "Ferry")]
         ),
+        .executableTarget(
+            name: "journal-benchmark",
+            dependencies: [.product(name: "Multipart", package: "Ferry"), .product(name: "Uploading", package: "Ferry")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,11 @@
 import ArgumentParser
+import FerryApp
+import FerryResources
+import Foundation
+import NcursesBackend
+import Receiver
+import TerminalUI
+import Uploading
 
 /// `ferry`: the interactive interface — browse, pick files, set the form, watch the queue.
 struct Interface: AsyncParsableCommand {
@@ -16,6 +23,94 @@ struct Interface: AsyncParsableCommand {
     var directory: String?
 
     func run() async throws {
-        throw ValidationError("the interactive interface is not built yet; use `ferry send` (headless) or `ferry serve`")
+        do {
+            try TerminalCapability.check()
+        } catch {
+            FileHandle.standardError.write(Data("ferry: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        let journal = openJournal()
+        var settings = try formOptions.formSettings()
+        if !formOptions.describesRequests && !demo, let saved = try? journal?.formState(FormSettings.self) {
+            settings = saved
+        }
+        var folder = absolute(directory ?? FileManager.default.currentDirectoryPath)
+        var receiver: ReceiverServer?
+        var notice: String?
+        if demo {
+            let uploads = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-demo-\(getpid())").path
+            let server = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: uploads))
+            receiver = server
+            settings.url = server.baseURL + "/upload"
+            folder = BundledResources.samplesDirectory?.path ?? folder
+            notice = "demo: receiver at \(server.baseURL), saving into \(uploads)"
+        }
+        let transport = AsyncHTTPClientTransport()
+        let manager = UploadManager(
+            configuration: UploadManager.Configuration(
+                concurrencyLimit: settings.concurrency, retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
+            transport: transport, journal: journal)
+        let inbox = EventInbox()
+        let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.interface.events")) { inbox.append($0) }
+        var initial: [AppMessage] = []
+        do {
+            initial.append(.jobsRestored(try manager.restore()))
+        } catch {
+            initial.append(.commandFailed("journal: \(error.description)"))
+        }
+        let start = State(folder: folder, settings: settings, initial: initial, notice: notice)
+        let outcome = await Self.runOnOwnThread(start: start, manager: manager, journal: journal, inbox: inbox)
+        manager.stop()
+        manager.flushJournal()
+        subscription.cancel()
+        try? journal?.close()
+        try? await transport.shutdown()
+        await receiver?.shutdown()
+        try outcome.get()
+    }
+
+    /// What the loop starts with.
+    private struct State: Sendable {
+        var folder: String
+        var settings: FormSettings
+        var initial: [AppMessage]
+        var notice: String?
+    }
+
+    /// Runs the terminal loop on a thread of its own (it blocks in `readKey`), so the
+    /// cooperative pool stays free for the HTTP client and the receiver.
+    private static func runOnOwnThread(start: State, manager: UploadManager, journal: UploadJournal?,
+                                       inbox: EventInbox) async -> Result<Void, any Error> {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let result = Result<Void, any Error> {
+                    try withTerminal { terminal in
+                        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/"
+                        var state = AppState(directory: start.folder, settings: start.settings, homeDirectory: home,
+                                             size: terminal.size)
+                        state.notice = start.notice
+                        InterfaceLoop(terminal: terminal, manager: manager, journal: journal, inbox: inbox, state: state)
+                            .run(initial: start.initial)
+                    }
+                }
+                continuation.resume(returning: result)
+            }
+            thread.name = "ferry.interface.loop"
+            thread.start()
+        }
+    }
+
+    private func openJournal() -> UploadJournal? {
+        do {
+            return try UploadJournal.openDefault()
+        } catch {
+            FileHandle.standardError.write(Data("ferry: \(error); continuing without a journal\n".utf8))
+            return nil
+        }
+    }
+
+    private func absolute(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return url.standardizedFileURL.path
     }
 }

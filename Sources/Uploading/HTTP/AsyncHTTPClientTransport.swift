@@ -82,7 +82,7 @@ public final class AsyncHTTPClientTransport: UploadTransport {
                 body: .stream(contentLength: request.body.contentLength) { writer in attempt.streamBody(to: writer) }
             )
         } catch {
-            let failure = UploadError.requestInvalid(reason: .invalidURL(request.url))
+            let failure = UploadError.requestInvalid(reason: .invalidTarget(.notAURL(request.url)))
             DispatchQueue.global().async { completion(.failure(failure)) }
             return attempt
         }

@@ -52,8 +52,7 @@ public enum RequestHeaders {
     /// - Throws: `RequestHeadersError` when the name is not a token, the value holds a line
     ///   break or NUL, or the header is one Ferry sets itself.
     public static func check(_ header: HeaderField) throws(RequestHeadersError) {
-        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-        guard !header.name.isEmpty, header.name.utf8.allSatisfy(token.contains) else { throw .badName(header.name) }
+        guard HTTPToken.isToken(header.name) else { throw .badName(header.name) }
         guard !header.value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
             throw .badValue(header.name)
         }

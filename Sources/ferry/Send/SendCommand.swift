@@ -43,19 +43,24 @@ struct Send: AsyncParsableCommand {
     var files: [String] = []
 
     mutating func validate() throws {
-        guard let url = formOptions.url else { throw ValidationError("--url is required") }
-        do {
-            _ = try UploadTarget(url)
-        } catch {
-            throw ValidationError(error.description)
+        let onlyResuming = resume && files.isEmpty && formOptions.form.isEmpty
+        guard !files.isEmpty || !formOptions.form.isEmpty || resume else {
+            throw ValidationError("nothing to send: give FILEs or -F parts (or --resume)")
+        }
+        if let url = formOptions.url {
+            do {
+                _ = try UploadTarget(url)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else if !onlyResuming {
+            throw ValidationError("--url is required")
         }
         guard !method.isEmpty, method.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw ValidationError("-X '\(method)' is not an HTTP method")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
-        guard !files.isEmpty || !formOptions.form.isEmpty || resume else {
-            throw ValidationError("nothing to send: give FILEs or -F parts")
-        }
+        guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
     }
 
     func run() async throws {
@@ -65,12 +70,23 @@ struct Send: AsyncParsableCommand {
         )
         let jobs: [UploadJobSpec]
         do {
-            jobs = try planner.jobs(for: files, bundle: bundle)
+            jobs = files.isEmpty && formOptions.form.isEmpty ? [] : try planner.jobs(for: files, bundle: bundle)
         } catch {
             throw ValidationError(error.description)
         }
         guard dryRun else {
-            throw ValidationError("uploading is not available yet in this build; use --dry-run to see the requests")
+            var configuration = UploadManager.Configuration(
+                concurrencyLimit: formOptions.concurrency,
+                idleTimeout: .milliseconds(Int64(timeout * 1000))
+            )
+            configuration.retryPolicy.maximumRetries = formOptions.retry
+            var transport = AsyncHTTPClientTransport.Configuration()
+            transport.verifiesCertificates = !insecure
+            transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
+            let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)
+            let summary = try await runner.run(jobs)
+            if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
+            return
         }
         let writer = DryRunWriter(output: FileHandle.standardOutput)
         var anyFailed = false

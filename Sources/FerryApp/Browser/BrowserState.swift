@@ -1,0 +1,156 @@
+import TerminalUI
+import Uploading
+
+/// The file browser's state: the directory shown, how it is filtered and sorted, the cursor,
+/// and the files selected (which may lie in other directories).
+public struct BrowserState: Hashable, Sendable {
+    /// The directory shown.
+    public var directory: String
+    /// Every entry of the directory, unsorted.
+    public private(set) var entries: [BrowserEntry] = []
+    /// Indices into `entries` of the rows shown, in order (hidden and filtered out removed).
+    public private(set) var visible: [Int] = []
+    /// The cursor and scroll offset over `visible`.
+    public var scroll = ListScroll()
+    /// The case-insensitive filter; empty shows everything.
+    public private(set) var filter = ""
+    /// The filter being typed, while `/` is active.
+    public var filterEditor: LineEditor?
+    /// Whether dot files are shown.
+    public private(set) var showsHidden = false
+    /// The order of entries.
+    public private(set) var sort: SortMode = .name
+    /// Why the last directory could not be opened, shown inline.
+    public var error: String?
+    /// The selected files by path.
+    public private(set) var selection: [String: QueuedFile] = [:]
+    /// The selected paths in the order they were selected.
+    public private(set) var selectionOrder: [String] = []
+    /// The sum of the selected files' sizes.
+    public private(set) var selectedBytes: Int64 = 0
+
+    /// Creates a browser on a directory (not yet read).
+    ///
+    /// - Parameter directory: The directory.
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The entry under the cursor, if any.
+    public var current: BrowserEntry? {
+        scroll.selection.map { entries[visible[$0]] }
+    }
+
+    /// The entries shown, in order.
+    public var shownEntries: [BrowserEntry] { visible.map { entries[$0] } }
+
+    /// The selected files, in selection order.
+    public var selectedFiles: [QueuedFile] { selectionOrder.compactMap { selection[$0] } }
+
+    /// Replaces the entries with a freshly read directory.
+    ///
+    /// - Parameter listing: The listing; one with an error keeps the current entries.
+    public mutating func load(_ listing: DirectoryListing) {
+        if let error = listing.error {
+            self.error = error
+            return
+        }
+        error = nil
+        let isNewDirectory = listing.path != directory
+        directory = listing.path
+        entries = listing.entries
+        if isNewDirectory {
+            filter = ""
+            filterEditor = nil
+            scroll.select(0)
+        }
+        refresh(focusing: listing.focusName)
+    }
+
+    /// Sets the filter (from the filter editor).
+    ///
+    /// - Parameter text: The filter text.
+    public mutating func setFilter(_ text: String) {
+        filter = text
+        refresh(focusing: nil)
+        scroll.select(0)
+    }
+
+    /// Shows or hides dot files.
+    public mutating func toggleHidden() {
+        showsHidden.toggle()
+        refresh(focusing: current?.name)
+    }
+
+    /// Cycles the sort order.
+    public mutating func cycleSort() {
+        sort = sort.next
+        refresh(focusing: current?.name)
+    }
+
+    /// Whether a path is selected.
+    ///
+    /// - Parameter path: The path.
+    /// - Returns: Whether it is selected.
+    public func isSelected(_ path: String) -> Bool { selection[path] != nil }
+
+    /// Selects files (already selected ones stay as they are).
+    ///
+    /// - Parameter files: The files.
+    public mutating func select(_ files: [QueuedFile]) {
+        for file in files where selection[file.path] == nil {
+            selection[file.path] = file
+            selectionOrder.append(file.path)
+            selectedBytes += file.size ?? 0
+        }
+    }
+
+    /// Deselects files.
+    ///
+    /// - Parameter paths: The paths.
+    public mutating func deselect(_ paths: [String]) {
+        var removed = Set<String>()
+        for path in paths {
+            guard let file = selection.removeValue(forKey: path) else { continue }
+            selectedBytes -= file.size ?? 0
+            removed.insert(path)
+        }
+        if !removed.isEmpty { selectionOrder.removeAll { removed.contains($0) } }
+    }
+
+    /// Clears the selection.
+    public mutating func clearSelection() {
+        selection = [:]
+        selectionOrder = []
+        selectedBytes = 0
+    }
+
+    private mutating func refresh(focusing name: String?) {
+        let needle = filter.lowercased()
+        let sort = self.sort
+        let entries = self.entries
+        let showsHidden = self.showsHidden
+        var indices = entries.indices.filter { index in
+            let entry = entries[index]
+            if !showsHidden && entry.isHidden { return false }
+            return needle.isEmpty || entry.foldedName.contains(needle)
+        }
+        indices.sort { lhs, rhs in
+            let a = entries[lhs], b = entries[rhs]
+            if a.isDirectory != b.isDirectory { return a.isDirectory }
+            switch sort {
+            case .name: break
+            case .size where a.size != b.size: return a.size > b.size
+            case .modified where a.modificationTimeNanoseconds != b.modificationTimeNanoseconds:
+                return (a.modificationTimeNanoseconds ?? 0) > (b.modificationTimeNanoseconds ?? 0)
+            default: break
+            }
+            return a.foldedName == b.foldedName ? a.name < b.name : a.foldedName < b.foldedName
+        }
+        visible = indices
+        scroll.setCount(indices.count)
+        if let name, let row = indices.firstIndex(where: { entries[$0].name == name }) {
+            scroll.select(row)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TerminalUI
+import Uploading
+
+/// Reads directories for the file browser: the only file-system code of the app model.
+///
+/// Never throws and never traps: a directory that cannot be read comes back as a listing with
+/// an error, and odd entries (broken links, link loops, unreadable folders) are flagged.
+public enum DirectoryReader {
+    /// Lists a directory.
+    ///
+    /// - Parameters:
+    ///   - path: The directory.
+    ///   - focusName: The entry the browser should put its cursor on.
+    /// - Returns: The entries, or an error saying why the directory could not be read.
+    public static func read(_ path: String, focusName: String? = nil) -> DirectoryListing {
+        guard let directory = opendir(path) else {
+            return DirectoryListing(path: path, entries: [], error: "cannot open \(path): \(errorText(errno))",
+                                    focusName: focusName)
+        }
+        defer { closedir(directory) }
+        var entries: [BrowserEntry] = []
+        while let pointer = readdir(directory) {
+            let bytes = withUnsafeBytes(of: pointer.pointee.d_name) { raw in
+                Array(raw.prefix(while: { $0 != 0 }))
+            }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            entries.append(entry(named: bytes, in: path))
+        }
+        return DirectoryListing(path: path, entries: entries, focusName: focusName)
+    }
+
+    /// Walks a directory recursively and returns every regular file under it (symbolic links
+    /// to files included, links to directories not followed).
+    ///
+    /// - Parameter path: The directory.
+    /// - Returns: The files and their total size.
+    public static func collectFiles(under path: String) -> FileCollection {
+        var files: [QueuedFile] = []
+        var unreadable = 0
+        var pending = [path]
+        while let directory = pending.popLast() {
+            let listing = read(directory)
+            if listing.error != nil { unreadable += 1 }
+            let sorted = listing.entries.sorted { $0.foldedName < $1.foldedName }
+            for entry in sorted {
+                switch entry.kind {
+                case .directory where !entry.isSymlink:
+                    pending.append(entry.path)
+                case .file:
+                    files.append(QueuedFile(path: entry.path, size: entry.size,
+                                            modificationTimeNanoseconds: entry.modificationTimeNanoseconds))
+                default:
+                    break
+                }
+            }
+        }
+        return FileCollection(directory: path, files: files, unreadableCount: unreadable)
+    }
+
+    /// The parent of a path (`/` stays `/`).
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The parent directory and the last component.
+    public static func parent(of path: String) -> (directory: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (path, "") }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        let directory = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        return (directory, name)
+    }
+
+    /// Joins a directory and a name.
+    ///
+    /// - Parameters:
+    ///   - directory: The directory.
+    ///   - name: The entry name.
+    /// - Returns: The path.
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    private static func entry(named bytes: [UInt8], in directory: String) -> BrowserEntry {
+        let rawName = String(decoding: bytes, as: UTF8.self)
+        let name = DisplayWidth.displayable(bytes: bytes)
+        let path = join(directory, rawName)
+        var link = stat()
+        guard lstat(path, &link) == 0 else {
+            return BrowserEntry(name: name, path: path, kind: .other)
+        }
+        let isLink = (link.st_mode & S_IFMT) == S_IFLNK
+        var target = link
+        if isLink && stat(path, &target) != 0 {
+            let kind: BrowserEntry.Kind = errno == ELOOP ? .symlinkLoop : .brokenSymlink
+            return BrowserEntry(name: name, path: path, kind: kind, modificationTimeNanoseconds: nanoseconds(link),
+                                isSymlink: true)
+        }
+        let mode = target.st_mode & S_IFMT
+        if mode == S_IFDIR {
+            let readable = access(path, R_OK | X_OK) == 0
+            return BrowserEntry(name: name, path: path, kind: .directory, modificationTimeNanoseconds: nanoseconds(target),
+                                isSymlink: isLink, isUnreadable: !readable)
+        }
+        return BrowserEntry(name: name, path: path, kind: mode == S_IFREG ? .file : .other, size: Int64(target.st_size),
+                            modificationTimeNanoseconds: nanoseconds(target), isSymlink: isLink)
+    }
+
+    private static func nanoseconds(_ info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    private static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

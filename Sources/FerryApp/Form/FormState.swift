@@ -1,0 +1,166 @@
+import Multipart
+import TerminalUI
+import Uploading
+
+/// The form pane's state: the settings, the cursor over its rows, the row being edited and
+/// whether secret header values are revealed.
+public struct FormState: Hashable, Sendable {
+    /// The settings requests are built from.
+    public var settings: FormSettings
+    /// The cursor over ``fields``.
+    public var scroll = ListScroll()
+    /// The row being edited, if any.
+    public var editing: FormEditing?
+    /// Whether masked header values are shown in clear (`v`).
+    public var revealsSecrets = false
+
+    /// Creates the form.
+    ///
+    /// - Parameter settings: The initial settings.
+    public init(settings: FormSettings) {
+        self.settings = settings
+        scroll.setCount(fields.count)
+    }
+
+    /// The rows of the form, in order.
+    public var fields: [FormField] {
+        [.url, .method, .fileField, .mode, .concurrency, .retries]
+            + settings.parameters.indices.map(FormField.parameter) + [.newParameter]
+            + settings.headers.indices.map(FormField.header) + [.newHeader]
+    }
+
+    /// The row under the cursor.
+    public var currentField: FormField {
+        let fields = self.fields
+        return fields[min(scroll.cursor, fields.count - 1)]
+    }
+
+    /// The text of a row as the editor starts with it (unmasked).
+    ///
+    /// - Parameter field: The row.
+    /// - Returns: Its text.
+    public func text(of field: FormField) -> String {
+        switch field {
+        case .url: settings.url
+        case .method: settings.method
+        case .fileField: settings.fileField
+        case .mode: settings.mode.label
+        case .concurrency: String(settings.concurrency)
+        case .retries: String(settings.retries)
+        case .parameter(let index): settings.parameters[index].name + "=" + settings.parameters[index].value
+        case .header(let index): settings.headers[index].name + ": " + settings.headers[index].value
+        case .newParameter: "n or Enter adds a parameter (key=value)"
+        case .newHeader: "n or Enter adds a header (Name: value)"
+        }
+    }
+
+    /// The text of a row as the form shows it: secret header values masked unless revealed.
+    ///
+    /// - Parameter field: The row.
+    /// - Returns: The text to show.
+    public func displayText(of field: FormField) -> String {
+        if case .header(let index) = field, !revealsSecrets, settings.headers[index].isSecretHeader {
+            let row = settings.headers[index]
+            return row.name + ": " + String(repeating: "•", count: min(12, max(4, row.value.count)))
+        }
+        return text(of: field)
+    }
+
+    /// Whether a row's value is masked while editing.
+    ///
+    /// - Parameter field: The row.
+    /// - Returns: Whether it is a secret header and secrets are not revealed.
+    public func isMasked(_ field: FormField) -> Bool {
+        if case .header(let index) = field { return !revealsSecrets && settings.headers[index].isSecretHeader }
+        return false
+    }
+
+    /// Stores edited text into a row.
+    ///
+    /// - Parameters:
+    ///   - text: The edited text.
+    ///   - field: The row.
+    public mutating func commit(_ text: String, to field: FormField) {
+        switch field {
+        case .url: settings.url = text.trimmingSpaces
+        case .method: settings.method = text.trimmingSpaces.uppercased()
+        case .fileField: settings.fileField = text
+        case .mode, .newParameter, .newHeader: break
+        case .concurrency: if let value = Int(text.trimmingSpaces), value >= 1 { settings.concurrency = min(value, 64) }
+        case .retries: if let value = Int(text.trimmingSpaces), value >= 0 { settings.retries = min(value, 100) }
+        case .parameter(let index):
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            settings.parameters[index] = FormRow(name: String(parts[0]).trimmingSpaces,
+                                                 value: parts.count > 1 ? String(parts[1]) : "")
+        case .header(let index):
+            let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            settings.headers[index] = FormRow(name: String(parts[0]).trimmingSpaces,
+                                              value: parts.count > 1 ? String(parts[1]).trimmingSpaces : "")
+        }
+    }
+
+    /// Removes a parameter or header row whose name and value are both empty (a row added
+    /// with `n` and left blank).
+    ///
+    /// - Parameter field: The row.
+    public mutating func dropEmptyRow(_ field: FormField) {
+        switch field {
+        case .parameter(let index) where settings.parameters[index] == FormRow(name: "", value: ""):
+            settings.parameters.remove(at: index)
+        case .header(let index) where settings.headers[index] == FormRow(name: "", value: ""):
+            settings.headers.remove(at: index)
+        default:
+            return
+        }
+        scroll.setCount(fields.count)
+    }
+
+    /// What is wrong with a row, if anything.
+    ///
+    /// - Parameter field: The row.
+    /// - Returns: The inline error.
+    public func error(of field: FormField) -> String? {
+        switch field {
+        case .url:
+            if settings.url.isEmpty { return "enter the URL to upload to" }
+            do { _ = try UploadTarget(settings.url) } catch { return error.description }
+            return nil
+        case .fileField:
+            return settings.fileField.isEmpty ? "the file field name is empty" : nil
+        case .parameter(let index):
+            return settings.parameters[index].name.isEmpty ? "the parameter name is empty" : nil
+        case .header(let index):
+            let row = settings.headers[index]
+            if row.name.isEmpty { return "expected 'Name: value'" }
+            do { try RequestHeaders.check(HeaderField(name: row.name, value: row.value)) } catch { return error.description }
+            return nil
+        case .method, .mode, .concurrency, .retries, .newParameter, .newHeader:
+            return nil
+        }
+    }
+
+    /// The first problem that blocks queueing, as "label: reason", or `nil` when the form is valid.
+    public var blockingReason: String? {
+        for field in fields {
+            if let error = error(of: field) { return "\(field.label): \(error)" }
+        }
+        return nil
+    }
+
+    /// Builds the jobs for files from the settings.
+    ///
+    /// - Parameter files: The files, in order.
+    /// - Returns: One spec per file, or one for all, by ``FormSettings/mode``.
+    public func jobSpecs(for files: [QueuedFile]) -> [UploadJobSpec] {
+        let headers = settings.headers.map { HeaderField(name: $0.name, value: $0.value) }
+        let fields = settings.parameters.map { FormTextField(name: $0.name, value: $0.value) }
+        func spec(_ files: [QueuedFile]) -> UploadJobSpec {
+            UploadJobSpec(url: settings.url, method: settings.method, headers: headers, fileField: settings.fileField,
+                          textFields: fields, files: files)
+        }
+        switch settings.mode {
+        case .perFile: return files.map { spec([$0]) }
+        case .bundle: return files.isEmpty ? [] : [spec(files)]
+        }
+    }
+}

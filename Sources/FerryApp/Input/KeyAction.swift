@@ -1,0 +1,73 @@
+/// What a key binding does.
+public enum KeyAction: Hashable, Sendable {
+    /// Focus the next pane.
+    case nextPane
+    /// Focus the previous pane.
+    case previousPane
+    /// Focus a pane.
+    case focus(Pane)
+    /// Show the help screen.
+    case showHelp
+    /// Quit (asks first while uploads run).
+    case quit
+    /// Quit at once.
+    case forceQuit
+    /// Queue the selection with the form's settings.
+    case queueSelection
+    /// Move the cursor up.
+    case up
+    /// Move the cursor down.
+    case down
+    /// Page up.
+    case pageUp
+    /// Page down.
+    case pageDown
+    /// Go to the top.
+    case top
+    /// Go to the bottom.
+    case bottom
+    /// Open the directory under the cursor.
+    case open
+    /// Go to the parent directory.
+    case parent
+    /// Go to the home directory.
+    case home
+    /// Start typing a filter.
+    case filter
+    /// Show or hide dot files.
+    case toggleHidden
+    /// Cycle the sort order.
+    case cycleSort
+    /// Select the file (or folder) under the cursor and move down.
+    case toggleSelection
+    /// Select every file shown.
+    case selectAll
+    /// Edit the form row under the cursor.
+    case edit
+    /// Add a row to the parameter or header list.
+    case addRow
+    /// Delete the parameter or header row under the cursor.
+    case deleteRow
+    /// Reveal or mask secret header values.
+    case reveal
+    /// Open or close the details of the job under the cursor.
+    case details
+    /// Retry the job under the cursor.
+    case retry
+    /// Retry every failed job.
+    case retryAllFailed
+    /// Cancel the job under the cursor.
+    case cancel
+    /// Cancel every unfinished job.
+    case cancelAll
+    /// Pause or resume the queue.
+    case togglePause
+    /// Remove the job under the cursor.
+    case remove
+    /// Remove every finished job.
+    case clearFinished
+    /// One more upload at once.
+    case moreConcurrency
+    /// One fewer upload at once.
+    case lessConcurrency
+}

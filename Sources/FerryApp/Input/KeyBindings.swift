@@ -1,0 +1,124 @@
+import TerminalUI
+import Uploading
+
+/// The key-binding table of the interface.
+public enum KeyBindings {
+    /// Every binding: pane-specific ones first (they win over global ones for the same key).
+    public static let all: [KeyBinding] = files + form + queue + global
+
+    /// The binding a key triggers in a pane.
+    ///
+    /// - Parameters:
+    ///   - event: The key.
+    ///   - pane: The focused pane.
+    /// - Returns: The binding, if any.
+    public static func binding(for event: KeyEvent, in pane: Pane) -> KeyBinding? {
+        all.first { ($0.pane == pane || $0.pane == nil) && $0.keys.contains(event) }
+    }
+
+    /// The bindings the help bar shows for a pane: the pane's, then the global ones.
+    ///
+    /// - Parameter pane: The focused pane.
+    /// - Returns: The bindings.
+    public static func helpBar(for pane: Pane) -> [KeyBinding] {
+        all.filter { ($0.pane == pane || $0.pane == nil) && $0.showsInHelpBar }
+    }
+
+    private static func key(_ key: Key) -> KeyEvent { .key(key) }
+    private static func char(_ character: Character) -> KeyEvent { .key(.character(character)) }
+
+    private static let movement: [(keys: [KeyEvent], label: String, description: String, action: KeyAction)] = [
+        ([char("k"), key(.up)], "k/↑", "up", .up),
+        ([char("j"), key(.down)], "j/↓", "down", .down),
+        ([key(.pageUp)], "PgUp", "page up", .pageUp),
+        ([key(.pageDown)], "PgDn", "page down", .pageDown),
+        ([char("g"), key(.home)], "g", "top", .top),
+        ([char("G"), key(.end)], "G", "bottom", .bottom),
+    ]
+
+    private static func moves(in pane: Pane) -> [KeyBinding] {
+        movement.map { KeyBinding($0.keys, $0.label, $0.description, pane: pane, action: $0.action, showsInHelpBar: false) }
+    }
+
+    private static let files: [KeyBinding] = moves(in: .files) + [
+        KeyBinding([char("l"), key(.enter), key(.right)], "l/→", "open", pane: .files, action: .open,
+                   whyDisabled: { state in
+                       guard let entry = state.browser.current else { return "the folder is empty" }
+                       if entry.isUnreadable { return "\(entry.name) cannot be opened" }
+                       return entry.isDirectory ? nil : "not a folder"
+                   }),
+        KeyBinding([char("h"), key(.backspace), key(.left)], "h/←", "up", pane: .files, action: .parent),
+        KeyBinding([char("~")], "~", "home", pane: .files, action: .home, showsInHelpBar: false),
+        KeyBinding([char("/")], "/", "filter", pane: .files, action: .filter),
+        KeyBinding([char(".")], ".", "hidden", pane: .files, action: .toggleHidden, showsInHelpBar: false),
+        KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort),
+        KeyBinding([char(" ")], "Space", "select", pane: .files, action: .toggleSelection,
+                   whyDisabled: { state in
+                       guard let entry = state.browser.current else { return "the folder is empty" }
+                       if let problem = entry.problem { return "\(entry.name): \(problem)" }
+                       return entry.kind == .other ? "not a regular file" : nil
+                   }),
+        KeyBinding([char("a")], "a", "all", pane: .files, action: .selectAll,
+                   whyDisabled: { state in
+                       state.browser.shownEntries.contains { $0.kind == .file } ? nil : "no files shown"
+                   }),
+    ]
+
+    private static let form: [KeyBinding] = moves(in: .form) + [
+        KeyBinding([key(.enter)], "Enter", "edit", pane: .form, action: .edit),
+        KeyBinding([char("n")], "n", "add row", pane: .form, action: .addRow),
+        KeyBinding([char("d")], "d", "delete row", pane: .form, action: .deleteRow,
+                   whyDisabled: { state in
+                       switch state.form.currentField {
+                       case .parameter, .header: nil
+                       default: "only parameter and header rows can be deleted"
+                       }
+                   }),
+        KeyBinding([char("v")], "v", "reveal", pane: .form, action: .reveal),
+    ]
+
+    private static let queue: [KeyBinding] = moves(in: .queue) + [
+        KeyBinding([key(.enter)], "Enter", "details", pane: .queue, action: .details,
+                   whyDisabled: { $0.queue.current == nil ? "the queue is empty" : nil }),
+        KeyBinding([char("r")], "r", "retry", pane: .queue, action: .retry,
+                   whyDisabled: { state in
+                       guard let job = state.queue.current else { return "the queue is empty" }
+                       return job.state == .failed || job.state == .cancelled
+                           ? nil : "only failed or cancelled jobs can be retried"
+                   }),
+        KeyBinding([char("R")], "R", "retry failed", pane: .queue, action: .retryAllFailed,
+                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
+        KeyBinding([char("c")], "c", "cancel", pane: .queue, action: .cancel,
+                   whyDisabled: { state in
+                       guard let job = state.queue.current else { return "the queue is empty" }
+                       return job.state.isFinished ? "the job has finished" : nil
+                   }),
+        KeyBinding([char("C")], "C", "cancel all", pane: .queue, action: .cancelAll,
+                   whyDisabled: { $0.queue.hasActiveJobs ? nil : "nothing to cancel" }),
+        KeyBinding([char("p")], "p", "pause", pane: .queue, action: .togglePause),
+        KeyBinding([char("d")], "d", "remove", pane: .queue, action: .remove,
+                   whyDisabled: { state in
+                       guard let job = state.queue.current else { return "the queue is empty" }
+                       return job.state == .uploading ? "cancel the upload first" : nil
+                   }),
+        KeyBinding([char("x")], "x", "clear done", pane: .queue, action: .clearFinished),
+        KeyBinding([char("+"), char("=")], "+/-", "concurrency", pane: .queue, action: .moreConcurrency),
+        KeyBinding([char("-")], "-", "less concurrency", pane: .queue, action: .lessConcurrency, showsInHelpBar: false),
+    ]
+
+    private static let global: [KeyBinding] = [
+        KeyBinding([char("u")], "u", "upload", pane: nil, action: .queueSelection,
+                   whyDisabled: { state in
+                       if state.browser.selection.isEmpty { return "nothing selected" }
+                       return state.form.blockingReason
+                   }),
+        KeyBinding([key(.tab)], "Tab", "pane", pane: nil, action: .nextPane),
+        KeyBinding([key(.backTab)], "Shift-Tab", "previous pane", pane: nil, action: .previousPane, showsInHelpBar: false),
+        KeyBinding([char("1")], "1", "files", pane: nil, action: .focus(.files), showsInHelpBar: false),
+        KeyBinding([char("2")], "2", "form", pane: nil, action: .focus(.form), showsInHelpBar: false),
+        KeyBinding([char("3")], "3", "queue", pane: nil, action: .focus(.queue), showsInHelpBar: false),
+        KeyBinding([char("?")], "?", "help", pane: nil, action: .showHelp),
+        KeyBinding([char("q")], "q", "quit", pane: nil, action: .quit),
+        KeyBinding([key(.ctrl("c"))], "Ctrl-C", "quit now", pane: nil, action: .forceQuit, showsInHelpBar: false),
+    ]
+}

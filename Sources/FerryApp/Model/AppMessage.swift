@@ -1,0 +1,23 @@
+import TerminalUI
+import Uploading
+
+/// Something that happened, fed into ``AppState/update(_:)``: past-tense facts from the
+/// terminal, the file system and the upload engine.
+public enum AppMessage: Hashable, Sendable {
+    /// A key was pressed.
+    case keyPressed(KeyEvent)
+    /// The terminal changed size.
+    case resized(Size)
+    /// A directory was read (after ``AppCommand/loadDirectory(_:focusName:)``).
+    case directoryLoaded(DirectoryListing)
+    /// The files under a directory were collected (after ``AppCommand/collectFiles(_:)``).
+    case filesCollected(FileCollection)
+    /// The upload engine reported an event.
+    case uploadEventReceived(UploadEvent)
+    /// The journal's unfinished and failed jobs were restored into the engine.
+    case jobsRestored([UploadJob])
+    /// The form saved by an earlier run was read from the journal.
+    case formRestored(FormSettings)
+    /// A command could not be carried out.
+    case commandFailed(String)
+}

@@ -1,0 +1,184 @@
+import TerminalUI
+import Uploading
+
+extension AppState {
+    /// Carries out a key binding's action (already known to be enabled).
+    ///
+    /// - Parameter action: The action.
+    /// - Returns: The commands it needs.
+    mutating func perform(_ action: KeyAction) -> [AppCommand] {
+        switch action {
+        case .nextPane: focus = focus.next
+        case .previousPane: focus = focus.previous
+        case .focus(let pane): focus = pane
+        case .showHelp: showsHelp = true
+        case .quit:
+            let active = queue.summary.queued + queue.summary.uploading
+            guard active == 0 else {
+                confirmation = .quit(activeJobs: active)
+                return []
+            }
+            isQuitting = true
+            return [.saveForm(form.settings), .quit]
+        case .forceQuit:
+            isQuitting = true
+            return [.saveForm(form.settings), .quit]
+        case .queueSelection:
+            return queueSelection()
+        case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            move(action)
+        case .open, .parent, .home, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
+            return browse(action)
+        case .edit, .addRow, .deleteRow, .reveal:
+            return editForm(action)
+        case .details, .retry, .retryAllFailed, .cancel, .cancelAll, .togglePause, .remove, .clearFinished,
+             .moreConcurrency, .lessConcurrency:
+            return controlQueue(action)
+        }
+        return []
+    }
+
+    private mutating func queueSelection() -> [AppCommand] {
+        let specs = form.jobSpecs(for: browser.selectedFiles)
+        browser.clearSelection()
+        focus = .queue
+        return [.setRetryLimit(form.settings.retries), .enqueue(specs)]
+    }
+
+    private mutating func move(_ action: KeyAction) {
+        func apply(_ scroll: inout ListScroll) {
+            switch action {
+            case .up: scroll.moveUp()
+            case .down: scroll.moveDown()
+            case .pageUp: scroll.pageUp()
+            case .pageDown: scroll.pageDown()
+            case .top: scroll.moveToTop()
+            case .bottom: scroll.moveToBottom()
+            default: break
+            }
+        }
+        switch focus {
+        case .files: apply(&browser.scroll)
+        case .form: apply(&form.scroll)
+        case .queue: apply(&queue.scroll)
+        }
+    }
+
+    private mutating func browse(_ action: KeyAction) -> [AppCommand] {
+        switch action {
+        case .open:
+            guard let entry = browser.current else { return [] }
+            return [.loadDirectory(entry.path, focusName: nil)]
+        case .parent:
+            let (directory, name) = DirectoryReader.parent(of: browser.directory)
+            guard directory != browser.directory else { return [] }
+            return [.loadDirectory(directory, focusName: name)]
+        case .home:
+            return [.loadDirectory(homeDirectory, focusName: nil)]
+        case .filter:
+            browser.filterEditor = LineEditor(text: browser.filter)
+            browser.filterEditor?.moveToEnd()
+        case .toggleHidden:
+            browser.toggleHidden()
+        case .cycleSort:
+            browser.cycleSort()
+        case .toggleSelection:
+            guard let entry = browser.current else { return [] }
+            if entry.isDirectory { return [.collectFiles(entry.path)] }
+            if let file = entry.queuedFile {
+                if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
+            }
+            browser.scroll.moveDown()
+        case .selectAll:
+            let files = browser.shownEntries.compactMap(\.queuedFile)
+            if files.allSatisfy({ browser.isSelected($0.path) }) {
+                browser.deselect(files.map(\.path))
+            } else {
+                browser.select(files)
+            }
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func editForm(_ action: KeyAction) -> [AppCommand] {
+        let field = form.currentField
+        let before = form.settings
+        switch action {
+        case .edit:
+            switch field {
+            case .method:
+                form.settings.method = form.settings.method == "POST" ? "PUT" : "POST"
+            case .mode:
+                form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
+            case .newParameter, .newHeader:
+                return editForm(.addRow)
+            default:
+                form.editing = FormEditing(field: field, text: form.text(of: field))
+            }
+        case .addRow:
+            let fields: [FormField]
+            switch field {
+            case .header, .newHeader:
+                form.settings.headers.append(FormRow(name: "", value: ""))
+                fields = form.fields
+                form.scroll.setCount(fields.count)
+                form.scroll.select(fields.firstIndex(of: .header(form.settings.headers.count - 1)) ?? 0)
+            default:
+                form.settings.parameters.append(FormRow(name: "", value: ""))
+                fields = form.fields
+                form.scroll.setCount(fields.count)
+                form.scroll.select(fields.firstIndex(of: .parameter(form.settings.parameters.count - 1)) ?? 0)
+            }
+            form.editing = FormEditing(field: form.currentField, text: "")
+            return []
+        case .deleteRow:
+            switch field {
+            case .parameter(let index): form.settings.parameters.remove(at: index)
+            case .header(let index): form.settings.headers.remove(at: index)
+            default: break
+            }
+            form.scroll.setCount(form.fields.count)
+        case .reveal:
+            form.revealsSecrets.toggle()
+        default:
+            break
+        }
+        return commands(afterFormChangeFrom: before)
+    }
+
+    private mutating func controlQueue(_ action: KeyAction) -> [AppCommand] {
+        let job = queue.current
+        switch action {
+        case .details:
+            queue.detailsJobID = queue.detailsJobID == nil ? job?.id : nil
+        case .retry:
+            return job.map { [.retry($0.id)] } ?? []
+        case .retryAllFailed:
+            return [.retryAllFailed]
+        case .cancel:
+            return job.map { [.cancel($0.id)] } ?? []
+        case .cancelAll:
+            return [.cancelAll]
+        case .togglePause:
+            queue.isPaused.toggle()
+            return [.setPaused(queue.isPaused)]
+        case .remove:
+            return job.map { [.remove($0.id)] } ?? []
+        case .clearFinished:
+            return [.clearFinished]
+        case .moreConcurrency, .lessConcurrency:
+            let delta = action == .moreConcurrency ? 1 : -1
+            let limit = min(64, max(1, form.settings.concurrency + delta))
+            guard limit != form.settings.concurrency else { return [] }
+            let before = form.settings
+            form.settings.concurrency = limit
+            notice = "concurrency \(limit)"
+            return commands(afterFormChangeFrom: before)
+        default:
+            break
+        }
+        return []
+    }
+}

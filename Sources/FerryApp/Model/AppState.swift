@@ -1,0 +1,59 @@
+import Foundation
+import TerminalUI
+
+/// The whole state of the interactive interface, in the Elm style: changed only by
+/// ``update(_:)``, drawn by ``AppView/render(_:size:)``.
+public struct AppState: Hashable, Sendable {
+    /// The focused pane.
+    public var focus: Pane = .files
+    /// The file browser.
+    public var browser: BrowserState
+    /// The form.
+    public var form: FormState
+    /// The upload queue.
+    public var queue: QueueState
+    /// The screen size.
+    public var size: Size
+    /// Whether the `?` help screen is open.
+    public var showsHelp = false
+    /// The question waiting for `y`/`n`, if any.
+    public var confirmation: Confirmation?
+    /// A one-off message for the status line (cleared by the next key).
+    public var notice: String?
+    /// The home directory, for `~`.
+    public var homeDirectory: String
+    /// The time zone modification times are shown in.
+    public var timeZone: TimeZone
+    /// Whether the interface has decided to quit.
+    public var isQuitting = false
+
+    /// Creates the initial state.
+    ///
+    /// - Parameters:
+    ///   - directory: The folder the browser opens in (absolute).
+    ///   - settings: The form's initial settings.
+    ///   - homeDirectory: The home directory, for `~`.
+    ///   - size: The screen size.
+    ///   - timeZone: The time zone for modification times.
+    public init(directory: String, settings: FormSettings, homeDirectory: String, size: Size,
+                timeZone: TimeZone = .current) {
+        self.browser = BrowserState(directory: directory)
+        self.form = FormState(settings: settings)
+        self.queue = QueueState()
+        self.homeDirectory = homeDirectory
+        self.size = size
+        self.timeZone = timeZone
+        applyLayout()
+    }
+
+    /// The commands to run at start: read the first directory.
+    public var initialCommands: [AppCommand] { [.loadDirectory(browser.directory, focusName: nil)] }
+
+    /// Gives every list its viewport height for the current size.
+    mutating func applyLayout() {
+        let layout = AppLayout(size: size)
+        browser.scroll.setViewportHeight(layout.listHeight)
+        queue.scroll.setViewportHeight(layout.listHeight)
+        form.scroll.setViewportHeight(layout.body.height)
+    }
+}

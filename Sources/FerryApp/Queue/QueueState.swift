@@ -1,0 +1,75 @@
+import TerminalUI
+import Uploading
+
+/// The queue pane's state: the jobs in the order they were queued, as the upload events
+/// describe them, the cursor, and the job whose details are open.
+public struct QueueState: Hashable, Sendable {
+    /// The jobs by ID.
+    public private(set) var jobs: [UploadJobID: UploadJob] = [:]
+    /// The job IDs in queue order.
+    public private(set) var order: [UploadJobID] = []
+    /// The cursor over ``order``.
+    public var scroll = ListScroll()
+    /// The job whose details view is open, if any.
+    public var detailsJobID: UploadJobID?
+    /// Whether the queue is paused.
+    public var isPaused = false
+    /// The last error the journal reported, if any.
+    public var journalError: String?
+
+    /// Creates an empty queue.
+    public init() {}
+
+    /// The job under the cursor, if any.
+    public var current: UploadJob? {
+        scroll.selection.flatMap { jobs[order[$0]] }
+    }
+
+    /// The jobs in queue order.
+    public var orderedJobs: [UploadJob] { order.compactMap { jobs[$0] } }
+
+    /// Counts of jobs by state, and bytes; kept up to date as jobs change.
+    public private(set) var summary = UploadSummary()
+
+    /// Whether any job is queued or uploading.
+    public var hasActiveJobs: Bool { summary.queued + summary.uploading > 0 }
+
+    /// Records a job as the latest event describes it (appending new jobs).
+    ///
+    /// - Parameter job: The job.
+    public mutating func upsert(_ job: UploadJob) {
+        if let old = jobs.updateValue(job, forKey: job.id) {
+            account(old, sign: -1)
+        } else {
+            order.append(job.id)
+            scroll.setCount(order.count)
+        }
+        account(job, sign: 1)
+    }
+
+    /// Forgets a job.
+    ///
+    /// - Parameter id: The job.
+    public mutating func remove(_ id: UploadJobID) {
+        guard let old = jobs.removeValue(forKey: id) else { return }
+        account(old, sign: -1)
+        order.removeAll { $0 == id }
+        scroll.setCount(order.count)
+        if detailsJobID == id { detailsJobID = nil }
+    }
+
+    private mutating func account(_ job: UploadJob, sign: Int) {
+        summary.total += sign
+        switch job.state {
+        case .queued: summary.queued += sign
+        case .uploading: summary.uploading += sign
+        case .succeeded: summary.succeeded += sign
+        case .failed: summary.failed += sign
+        case .cancelled: summary.cancelled += sign
+        }
+        let total = job.progress.totalBytes ?? job.spec.estimatedBytes
+        summary.totalBytes += Int64(sign) * total
+        summary.bytesSent += Int64(sign) * (job.state == .succeeded ? total : job.progress.bytesSent)
+        if job.state == .uploading { summary.bytesPerSecond += Double(sign) * (job.progress.bytesPerSecond ?? 0) }
+    }
+}

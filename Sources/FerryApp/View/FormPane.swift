@@ -1,0 +1,38 @@
+import TerminalUI
+
+/// The form pane: one row per field, parameter and header, with inline errors.
+struct FormPane: Widget {
+    /// The state to draw.
+    let state: AppState
+
+    func render(in area: Rect, buffer: inout CellBuffer) {
+        guard !area.isEmpty else { return }
+        let form = state.form
+        let fields = form.fields
+        let scroll = form.scroll.fitted(viewportHeight: area.height, count: fields.count)
+        let labelWidth = 13
+        for (row, index) in scroll.visibleRange.enumerated() {
+            let field = fields[index]
+            let line = Rect(x: area.x, y: area.y + row, width: area.width, height: 1)
+            let isNewRow = field == .newParameter || field == .newHeader
+            buffer.put(DisplayWidth.fit(field.label, width: labelWidth - 1), at: line.origin,
+                       style: isNewRow ? Theme.dim : Theme.heading)
+            let valueArea = Rect(x: line.x + labelWidth, y: line.y, width: max(0, line.width - labelWidth), height: 1)
+            if let editing = form.editing, editing.field == field {
+                TextInput(editor: editing.editor, isMasked: form.isMasked(field), isFocused: true,
+                          style: Style(underline: true))
+                    .render(in: valueArea, buffer: &buffer)
+                continue
+            }
+            var used = buffer.put(form.displayText(of: field), at: valueArea.origin,
+                                  style: isNewRow ? Theme.dim : .plain, maxWidth: valueArea.width)
+            if let error = form.error(of: field) {
+                used += buffer.put("  ✗ " + error, at: Point(x: valueArea.x + used, y: line.y), style: Theme.error,
+                                   maxWidth: valueArea.width - used)
+            }
+            if index == scroll.cursor && state.focus == .form {
+                buffer.patchStyle(Theme.cursor, in: line)
+            }
+        }
+    }
+}

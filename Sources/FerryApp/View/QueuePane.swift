@@ -1,0 +1,113 @@
+import TerminalUI
+import Uploading
+
+/// The queue pane: a header and one row per job (only the visible rows are drawn), or the
+/// details of one job.
+struct QueuePane: Widget {
+    /// The state to draw.
+    let state: AppState
+
+    func render(in area: Rect, buffer: inout CellBuffer) {
+        guard !area.isEmpty else { return }
+        let queue = state.queue
+        if let id = queue.detailsJobID, let job = queue.jobs[id] {
+            JobDetails(job: job).render(in: area, buffer: &buffer)
+            return
+        }
+        let (header, list) = area.splitTop(1)
+        let columns = Columns(width: area.width)
+        renderRow(columns.titles, in: header, buffer: &buffer, style: Theme.heading)
+        guard !queue.order.isEmpty else {
+            buffer.put("(no uploads yet: select files and press u)", at: list.origin, style: Theme.dim, maxWidth: list.width)
+            return
+        }
+        let scroll = queue.scroll.fitted(viewportHeight: list.height, count: queue.order.count)
+        for (row, index) in scroll.visibleRange.enumerated() {
+            guard let job = queue.jobs[queue.order[index]] else { continue }
+            let line = Rect(x: list.x, y: list.y + row, width: list.width, height: 1)
+            renderJob(job, columns: columns, in: line, buffer: &buffer)
+            if index == scroll.cursor && state.focus == .queue {
+                buffer.patchStyle(Theme.cursor, in: line)
+            }
+        }
+    }
+
+    private func renderJob(_ job: UploadJob, columns: Columns, in line: Rect, buffer: inout CellBuffer) {
+        let stateStyle = Theme.style(for: job.state)
+        var x = line.x
+        buffer.put(job.stateMark, at: Point(x: x, y: line.y), style: stateStyle)
+        x += 2
+        buffer.put(DisplayWidth.fit(job.displayName, width: columns.name), at: Point(x: x, y: line.y))
+        x += columns.name + 1
+        let total = job.progress.totalBytes ?? job.spec.estimatedBytes
+        buffer.put(DisplayWidth.fit(HumanFormat.bytes(total), width: columns.size, alignment: .right),
+                   at: Point(x: x, y: line.y), style: Theme.dim)
+        x += columns.size + 1
+        let restWidth = line.maxX - x - (columns.attempts > 0 ? columns.attempts + 1 : 0)
+        if job.state == .failed {
+            buffer.put(DisplayWidth.fit(job.failureSummary, width: max(0, restWidth)), at: Point(x: x, y: line.y),
+                       style: Theme.error)
+        } else {
+            let fraction = job.state == .succeeded ? 1 : (job.progress.fractionCompleted ?? 0)
+            ProgressBar(fraction: fraction, style: stateStyle, emptySymbol: "·")
+                .render(in: Rect(x: x, y: line.y, width: columns.bar, height: 1), buffer: &buffer)
+            x += columns.bar + 1
+            buffer.put(DisplayWidth.fit(HumanFormat.percent(fraction), width: 4, alignment: .right),
+                       at: Point(x: x, y: line.y))
+            x += 5
+            if columns.speed > 0 {
+                let speed = job.state == .uploading ? HumanFormat.rate(bytesPerSecond: job.progress.bytesPerSecond ?? 0) : ""
+                buffer.put(DisplayWidth.fit(speed, width: columns.speed, alignment: .right), at: Point(x: x, y: line.y),
+                           style: Theme.dim)
+                x += columns.speed + 1
+            }
+            buffer.put(DisplayWidth.fit(info(for: job), width: columns.info), at: Point(x: x, y: line.y), style: stateStyle)
+        }
+        if columns.attempts > 0 {
+            buffer.put(DisplayWidth.fit("#\(job.attempts)", width: columns.attempts, alignment: .right),
+                       at: Point(x: line.maxX - columns.attempts, y: line.y), style: Theme.dim)
+        }
+    }
+
+    private func info(for job: UploadJob) -> String {
+        switch job.state {
+        case .queued: job.retryAt == nil ? (state.queue.isPaused ? "paused" : "queued") : "retry"
+        case .uploading:
+            job.progress.estimatedTimeRemaining.map { HumanFormat.duration($0) } ?? "--"
+        case .succeeded: "done"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    private func renderRow(_ titles: [(String, Int, Alignment)], in line: Rect, buffer: inout CellBuffer, style: Style) {
+        var x = line.x
+        for (title, width, alignment) in titles where width > 0 {
+            buffer.put(DisplayWidth.fit(title, width: width, alignment: alignment), at: Point(x: x, y: line.y), style: style)
+            x += width + 1
+        }
+    }
+
+    /// Column widths of the table for a given width.
+    private struct Columns {
+        var name: Int
+        var size = 9
+        var bar: Int
+        var speed: Int
+        var info = 9
+        var attempts: Int
+
+        init(width: Int) {
+            speed = width >= 70 ? 10 : 0
+            attempts = width >= 60 ? 3 : 0
+            bar = width >= 100 ? 20 : (width >= 60 ? 12 : 6)
+            let fixed = 2 + size + 1 + bar + 1 + 5 + (speed > 0 ? speed + 1 : 0) + info + (attempts > 0 ? attempts + 1 : 0) + 1
+            name = max(4, width - fixed)
+        }
+
+        var titles: [(String, Int, Alignment)] {
+            [("", 1, .left), ("Name", name, .left), ("Size", size, .right), ("Progress", bar, .left), ("", 4, .right),
+             ("Speed", speed, .right), ("ETA/state", info, .left), ("Try", attempts, .right)]
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Uploading
+
+extension UploadJob {
+    /// The job's name: its file's last path component, with a count when it sends several.
+    var displayName: String {
+        guard let first = spec.files.first else { return "(no files)" }
+        let name = first.path.split(separator: "/").last.map(String.init) ?? first.path
+        return spec.files.count > 1 ? "\(name) +\(spec.files.count - 1)" : name
+    }
+
+    /// The mark in front of the row.
+    var stateMark: String {
+        switch state {
+        case .queued: "·"
+        case .uploading: "↑"
+        case .succeeded: "✓"
+        case .failed: "✗"
+        case .cancelled: "⊘"
+        }
+    }
+
+    /// Why the job failed, short: the HTTP status and a word, or the local error.
+    var failureSummary: String {
+        if let response, !response.isSuccess {
+            let text = response.bodyText.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return "HTTP \(response.status)" + (text.isEmpty ? "" : " " + text)
+        }
+        if case .serverRejected(let status, _)? = lastError { return "HTTP \(status)" }
+        return lastError?.description ?? "failed"
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CNcursesw
+import TerminalUI
+
+/// The terminal, driven through ncurses: the only place Ferry touches the screen.
+///
+/// ```swift
+/// try withTerminal { terminal in
+///     var running = true
+///     while running {
+///         terminal.draw(view(state, size: terminal.size))
+///         if let event = terminal.readKey(timeoutMilliseconds: 100) { ... }
+///     }
+/// }
+/// ```
+///
+/// - **Input mode.** Raw mode: Ctrl-C, Ctrl-Z, Ctrl-\ and Ctrl-S/Ctrl-Q arrive as keys
+///   (`.key(.ctrl("c"))`), never as signals or flow control; the app treats Ctrl-C as quit.
+///   Escape is told from Alt-key after 25 ms (`ESCDELAY`).
+/// - **Output.** ``draw(_:)`` paints only the cells that differ from the last frame, with
+///   the wide-character API, then refreshes. Colors come from a lazily filled cache of color
+///   pairs; under `NO_COLOR` or without color support only attributes are shown (see
+///   ``colorMode``).
+/// - **Restoring.** ``stop()`` (idempotent, also run by `deinit` and ``withTerminal(_:)``)
+///   restores the terminal; so do SIGINT, SIGTERM, SIGHUP, SIGQUIT, crash signals and
+///   `exit`, while the terminal is active.
+///
+/// Threads: ncurses is not thread-safe. An instance **must** be used from one thread at a
+/// time, and only one instance can be active in a process.
+public final class NcursesTerminal {
+    /// Whether curses is running.
+    public private(set) var isActive = false
+    /// How colors are shown; valid after ``start()``.
+    public private(set) var colorMode: ColorMode = .monochrome
+    /// Whether the locale's character set is UTF-8, so non-ASCII text can be shown
+    /// (otherwise such graphemes show as `?`). The environment's locale is used, falling
+    /// back to C.UTF-8 when it is not UTF-8.
+    public private(set) var supportsUnicode = false
+
+    var screen: OpaquePointer?
+    var window: UnsafeMutablePointer<WINDOW>?
+    /// The frame on the screen, or `nil` when the next draw must repaint everything.
+    var previous: CellBuffer?
+    var needsClear = true
+    var cursorVisible = false
+    var hasDefaultColors = false
+    var colorPairs: [ColorPairKey: Int32] = [:]
+    var nextColorPair: Int32 = 1
+
+    /// Creates a terminal; nothing happens until ``start()``.
+    public init() {}
+
+    deinit {
+        stop()
+    }
+
+    /// Starts curses: checks the terminal, sets the locale, creates the screen with
+    /// `newterm` (never `initscr`, which exits on failure), switches to raw mode without
+    /// echo, enables keypad decoding, hides the cursor and sets up colors.
+    ///
+    /// Calling it again while active does nothing.
+    ///
+    /// - Throws: ``TerminalError`` when the process has no usable terminal or another
+    ///   terminal is active.
+    public func start() throws(TerminalError) {
+        guard !isActive else { return }
+        try TerminalCapability.check()
+        guard TerminalRestorer.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw .alreadyActive
+        }
+        supportsUnicode = cncurses_setlocale_utf8() == 1
+        TerminalRestorer.install()
+        guard let screen = cncurses_newterm_stdio() else {
+            TerminalRestorer.uninstall()
+            TerminalRestorer.claimed.store(false, ordering: .releasing)
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            throw .cannotInitializeScreen(term: term)
+        }
+        TerminalRestorer.needsRestore.store(true, ordering: .releasing)
+        set_term(screen)
+        self.screen = screen
+        let window = cncurses_stdscr()
+        self.window = window
+        isActive = true
+
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        intrflush(window, false)
+        set_escdelay(25)
+        curs_set(0)
+        cursorVisible = false
+        setUpColors()
+        previous = nil
+        needsClear = true
+    }
+
+    /// Restores the terminal (`endwin`) and frees the screen. Safe to call more than once
+    /// and when ``start()`` failed.
+    public func stop() {
+        guard isActive else { return }
+        isActive = false
+        if TerminalRestorer.needsRestore.exchange(false, ordering: .acquiringAndReleasing) {
+            curs_set(1)
+            endwin()
+        }
+        if let screen { delscreen(screen) }
+        screen = nil
+        window = nil
+        previous = nil
+        colorPairs = [:]
+        nextColorPair = 1
+        TerminalRestorer.uninstall()
+        TerminalRestorer.claimed.store(false, ordering: .releasing)
+    }
+
+    /// The screen size in cells (zero when not active).
+    public var size: Size {
+        guard let window else { return .zero }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        cncurses_getmaxyx(window, &rows, &columns)
+        return Size(width: Int(columns), height: Int(rows))
+    }
+
+    /// Makes the next ``draw(_:)`` clear the screen and repaint everything (for Ctrl-L, or
+    /// after another program wrote to the terminal).
+    public func invalidate() {
+        previous = nil
+        needsClear = true
+    }
+
+    /// After a signal handler restored the terminal and the process went on, curses
+    /// resumes on the next refresh: owe `endwin` again, reinstall the handlers and repaint.
+    func resumeAfterSignalIfNeeded() {
+        guard isActive, !TerminalRestorer.needsRestore.load(ordering: .acquiring) else { return }
+        TerminalRestorer.needsRestore.store(true, ordering: .releasing)
+        TerminalRestorer.install()
+        invalidate()
+    }
+
+    private func setUpColors() {
+        colorPairs = [:]
+        nextColorPair = 1
+        guard TerminalCapability.colorsWanted, has_colors() else {
+            colorMode = .monochrome
+            return
+        }
+        start_color()
+        hasDefaultColors = use_default_colors() == OK
+        colorMode = .color(hasBrightColors: cncurses_colors() >= 16)
+    }
+}

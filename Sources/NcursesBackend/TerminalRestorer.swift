@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CNcursesw
+import Synchronization
+
+/// Restores the terminal (`endwin`) on every way out of the process while curses is active:
+/// termination signals, crash signals, and `exit` without ``NcursesTerminal/stop()``.
+///
+/// - SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore, then the signal is raised again with the
+///   disposition it had before, so the process ends as the sender meant (a signal that was
+///   ignored at start, such as SIGHUP under `nohup`, is left ignored).
+/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT: restore, then the previous handler
+///   (the Swift runtime's backtracer, or the default) gets the signal, so the crash report
+///   lands on the normal screen.
+/// - `atexit`: restore if still active.
+///
+/// When the process survives such a signal (a previous handler that returns, as the Swift
+/// runtime's SIGQUIT backtracer does), the next draw or read resumes curses and reinstalls
+/// the handlers; see `NcursesTerminal.resumeAfterSignalIfNeeded()`.
+///
+/// Handlers are installed before `newterm`, so ncurses does not install its own SIGINT and
+/// SIGTERM handlers (which would `exit(1)` instead of dying by the signal). ncurses keeps its
+/// SIGWINCH (resize) and SIGTSTP handlers.
+enum TerminalRestorer {
+    /// Whether `endwin` is still owed. Read and cleared atomically from signal handlers.
+    static let needsRestore = Atomic<Bool>(false)
+    /// Whether an ``NcursesTerminal`` is running.
+    static let claimed = Atomic<Bool>(false)
+
+    static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]
+
+    /// The dispositions replaced by ours, indexed by signal number.
+    ///
+    /// `nonisolated(unsafe)`: written only by `install()`/`uninstall()` on the thread that
+    /// starts and stops the terminal, while our handlers are not installed for the entry
+    /// being written; read by the handlers. The `claimed` flag keeps two terminals from
+    /// installing at once.
+    nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        pointer.initialize(repeating: sigaction(), count: 65)
+        return pointer
+    }()
+    /// Which signals have our handler, indexed by signal number (same rules as above).
+    nonisolated(unsafe) static let installed: UnsafeMutablePointer<Bool> = {
+        let pointer = UnsafeMutablePointer<Bool>.allocate(capacity: 65)
+        pointer.initialize(repeating: false, count: 65)
+        return pointer
+    }()
+
+    /// Registers the `atexit` hook once per process.
+    static let atexitRegistered: Bool = {
+        atexit {
+            if TerminalRestorer.needsRestore.exchange(false, ordering: .acquiringAndReleasing) {
+                endwin()
+            }
+        }
+        return true
+    }()
+
+    /// Installs the signal handlers (and the `atexit` hook); signals that already have
+    /// ours are left alone.
+    static func install() {
+        _ = atexitRegistered
+        for signal in terminationSignals + crashSignals where !installed[Int(signal)] {
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            if terminationSignals.contains(signal) && isIgnored(current) { continue }
+            previousActions[Int(signal)] = current
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                TerminalRestorer.handle(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            if sigaction(signal, &action, nil) == 0 {
+                installed[Int(signal)] = true
+            }
+        }
+    }
+
+    /// Puts back the dispositions that ``install()`` replaced.
+    static func uninstall() {
+        for signal in terminationSignals + crashSignals where installed[Int(signal)] {
+            sigaction(signal, &previousActions[Int(signal)], nil)
+            installed[Int(signal)] = false
+        }
+    }
+
+    /// The signal handler: restore the terminal, put back the previous disposition and let
+    /// it act.
+    static func handle(_ signal: Int32) {
+        if needsRestore.exchange(false, ordering: .acquiringAndReleasing) {
+            endwin()
+        }
+        let index = Int(signal)
+        sigaction(signal, &previousActions[index], nil)
+        installed[index] = false
+        switch signal {
+        case SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP:
+            // Returning re-executes the faulting instruction, which now reaches the
+            // previous handler.
+            return
+        default:
+            // Blocked while this handler runs; delivered to the previous disposition as
+            // soon as it returns.
+            raise(signal)
+        }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        guard let handler = action.__sigaction_handler.sa_handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == 1
+    }
+}

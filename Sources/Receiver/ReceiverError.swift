@@ -1,0 +1,143 @@
+/// Everything that can go wrong in the receiving server, as one error type with nested reasons.
+///
+/// Request-level failures (``requestRejected(reason:)``) become HTTP error responses with a JSON
+/// body `{"error": "..."}`; the others are thrown to whoever starts or configures the server.
+public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The configuration cannot be used; nothing was started.
+    case invalidConfiguration(reason: ConfigurationFailureReason)
+    /// The server could not be started or stopped.
+    case serverFailed(reason: ServerFailureReason)
+    /// An upload request was refused; the request wrote nothing that stays on disk.
+    case requestRejected(reason: RequestRejectionReason)
+    /// Writing an uploaded file to the upload directory failed.
+    case storageFailed(reason: StorageFailureReason)
+
+    /// Why a ``ReceiverConfiguration`` cannot be used.
+    public enum ConfigurationFailureReason: Sendable, Equatable {
+        /// A probability option is outside `0...1`.
+        case probabilityOutOfRange(option: String, value: Double)
+        /// A numeric option is outside the range it accepts.
+        case valueOutOfRange(option: String, value: Int64, allowed: ClosedRange<Int64>)
+        /// The `--status` code is not a final HTTP status code (200–599).
+        case invalidStatusCode(Int)
+        /// The upload directory could not be created or is not a directory.
+        case uploadDirectoryUnusable(path: String, errno: Int32)
+    }
+
+    /// Why the server could not start or stop.
+    public enum ServerFailureReason: Sendable, Equatable {
+        /// Binding or listening on the address failed.
+        case bindFailed(host: String, port: Int, description: String)
+        /// The server stopped before it reported a listening address.
+        case stoppedBeforeListening(description: String)
+    }
+
+    /// Why an upload request was refused, each with the HTTP status it is answered with.
+    public enum RequestRejectionReason: Sendable, Equatable {
+        /// The `Content-Type` is not `multipart/form-data` (415).
+        case unsupportedContentType(String?)
+        /// The `Content-Type` is `multipart/form-data` but has no usable boundary (400).
+        case missingBoundary
+        /// `Content-Length` or the bytes actually read exceed the body limit (413).
+        case bodyTooLarge(limit: Int64)
+        /// The body has more parts than allowed (413).
+        case tooManyParts(limit: Int)
+        /// A text field is larger than allowed (413).
+        case fieldTooLarge(name: String, limit: Int)
+        /// The part headers are malformed or too long (400).
+        case malformedPartHeaders(detail: String)
+        /// The body is not valid multipart syntax (400).
+        case malformedBody(detail: String)
+        /// The body ended before the closing boundary (400).
+        case missingClosingBoundary
+        /// Fewer bytes arrived than `Content-Length` announced, or the connection ended early (400).
+        case truncatedBody(received: Int64, expected: Int64?)
+        /// Fault injection answered with an error status on purpose.
+        case injectedFailure(status: Int, detail: String)
+    }
+
+    /// Why an uploaded file could not be stored.
+    public enum StorageFailureReason: Sendable, Equatable {
+        /// `open(2)` failed for a reason other than the name being taken.
+        case createFailed(name: String, errno: Int32)
+        /// Every candidate name (`name`, `name-1`, …) was taken.
+        case noFreeName(base: String)
+        /// `write(2)` failed.
+        case writeFailed(name: String, errno: Int32)
+    }
+
+    /// The HTTP status a request-level error is answered with (500 for storage failures).
+    public var httpStatus: Int {
+        switch self {
+        case .requestRejected(let reason):
+            switch reason {
+            case .unsupportedContentType: return 415
+            case .bodyTooLarge, .tooManyParts, .fieldTooLarge: return 413
+            case .missingBoundary, .malformedPartHeaders, .malformedBody, .missingClosingBoundary, .truncatedBody:
+                return 400
+            case .injectedFailure(let status, _): return status
+            }
+        case .storageFailed: return 500
+        case .invalidConfiguration, .serverFailed: return 500
+        }
+    }
+
+    /// A user-facing sentence: what happened and what to do about it.
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let reason):
+            switch reason {
+            case .probabilityOutOfRange(let option, let value):
+                return "\(option) must be between 0 and 1, got \(value)."
+            case .valueOutOfRange(let option, let value, let allowed):
+                return "\(option) must be between \(allowed.lowerBound) and \(allowed.upperBound), got \(value)."
+            case .invalidStatusCode(let code):
+                return "--status must be a final HTTP status code between 200 and 599, got \(code)."
+            case .uploadDirectoryUnusable(let path, let errno):
+                return "The upload directory \(path) cannot be created or used (errno \(errno)); choose another --dir."
+            }
+        case .serverFailed(let reason):
+            switch reason {
+            case .bindFailed(let host, let port, let description):
+                return "Could not listen on \(host):\(port) (\(description)); pick another --host or --port (0 picks a free port)."
+            case .stoppedBeforeListening(let description):
+                return "The server stopped before it was listening: \(description)."
+            }
+        case .requestRejected(let reason):
+            switch reason {
+            case .unsupportedContentType(let type):
+                return "Unsupported Content-Type \(type.map { "'\($0)'" } ?? "(none)"); send multipart/form-data, e.g. curl -F file=@photo.jpg."
+            case .missingBoundary:
+                return "The multipart/form-data Content-Type has no boundary parameter."
+            case .bodyTooLarge(let limit):
+                return "The request body is larger than the limit of \(limit) bytes; send less or raise --max-body."
+            case .tooManyParts(let limit):
+                return "The request has more than \(limit) parts; send fewer or raise --max-parts."
+            case .fieldTooLarge(let name, let limit):
+                return "The text field '\(name)' is larger than \(limit) bytes; send it as a file instead."
+            case .malformedPartHeaders(let detail):
+                return "A part's headers are malformed: \(detail)."
+            case .malformedBody(let detail):
+                return "The multipart body is malformed: \(detail)."
+            case .missingClosingBoundary:
+                return "The multipart body ended without its closing boundary; the upload was incomplete."
+            case .truncatedBody(let received, let expected):
+                if let expected {
+                    return "The body ended after \(received) of \(expected) bytes; the upload was incomplete."
+                }
+                return "The connection ended after \(received) bytes, before the body was complete."
+            case .injectedFailure(_, let detail):
+                return detail
+            }
+        case .storageFailed(let reason):
+            switch reason {
+            case .createFailed(let name, let errno):
+                return "Could not create '\(name)' in the upload directory (errno \(errno))."
+            case .noFreeName(let base):
+                return "Every name derived from '\(base)' is taken in the upload directory."
+            case .writeFailed(let name, let errno):
+                return "Could not write '\(name)' in the upload directory (errno \(errno)); is the disk full?"
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Hummingbird
+
+/// Builds the receiver's routes: the usage text, the list of uploads and the upload endpoints.
+enum ReceiverRouter {
+    /// Makes the router.
+    ///
+    /// - Parameters:
+    ///   - handler: Answers the upload routes.
+    ///   - store: The stored uploads, for `GET /uploads`.
+    ///   - fallbackBaseURL: The server's URL for the usage text when a request has no `Host`.
+    ///   - logSink: Receives one log entry per request.
+    /// - Returns: A router whose middleware logs every request, matched or not.
+    static func make(
+        handler: UploadHandler,
+        store: UploadStore,
+        fallbackBaseURL: String,
+        logSink: (@Sendable (RequestLog) -> Void)?
+    ) -> Router<ReceiverRequestContext> {
+        let router = Router(context: ReceiverRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(sink: logSink))
+        let directory = handler.directory
+        router.get("/") { request, _ in
+            let baseURL = request.head.authority.map { "http://\($0)" } ?? fallbackBaseURL
+            let usage = usageText(baseURL: baseURL, directory: directory)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: usage))
+            )
+        }
+        router.get("/uploads") { _, _ in
+            JSONBody.response(status: 200, store.all)
+        }
+        for path in ["/upload", "/upload/**", "/multiupload"] {
+            router.post(RouterPath(path)) { request, context in
+                await handler.handle(request, context: context)
+            }
+        }
+        return router
+    }
+
+    /// The text of `GET /`: how to send to this server.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The server's URL.
+    ///   - directory: Where uploads are saved.
+    /// - Returns: A few lines of plain text.
+    static func usageText(baseURL: String, directory: String) -> String {
+        """
+        ferry serve: a receiver for multipart/form-data uploads.
+
+        Send any number of files and text fields with POST to /upload (or /upload/..., /multiupload):
+          curl -F file=@photo.jpg -F note=hello \(baseURL)/upload
+        The answer is JSON: {"fields": {NAME: [VALUE, ...]}, "files": [{"field", "filename", "savedAs", "size", "contentType", "sha256"}]}.
+        Files are saved in \(directory). GET \(baseURL)/uploads lists what was received.
+
+        """
+    }
+}

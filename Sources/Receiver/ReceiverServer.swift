@@ -1,0 +1,202 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The receiving server of `ferry serve`, runnable in-process: Hummingbird 2 over HTTP/1.1,
+/// multipart bodies streamed to disk.
+///
+/// Start it, use its ``baseURL``, and always stop it:
+/// ```swift
+/// let server = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: tempDir))
+/// // POST multipart/form-data to "\(server.baseURL)/upload", read server.receivedUploads …
+/// await server.shutdown()
+/// ```
+/// or let ``withRunningReceiver(_:_:)`` do the stopping. ``start(_:)`` returns once the socket is
+/// bound, so the port is known and connections are accepted.
+///
+/// Routes: `GET /` (how to send), `GET /uploads` (JSON array of ``UploadRecord``), and
+/// `POST /upload`, `/upload/...`, `/multiupload` (store files, answer with an ``UploadRecord``).
+public final class ReceiverServer: Sendable {
+    /// The URL to send to, such as `http://127.0.0.1:41234` (no trailing slash).
+    public let baseURL: String
+    /// The address listened on.
+    public let host: String
+    /// The bound TCP port (the real one when the configuration asked for 0).
+    public let port: Int
+    /// The absolute path of the upload directory.
+    public let directory: String
+
+    private let store: UploadStore
+    private let task: Task<Void, any Error>
+    private let stopping: StoppingFlag
+
+    private init(
+        baseURL: String,
+        host: String,
+        port: Int,
+        directory: String,
+        store: UploadStore,
+        task: Task<Void, any Error>,
+        stopping: StoppingFlag
+    ) {
+        self.baseURL = baseURL
+        self.host = host
+        self.port = port
+        self.directory = directory
+        self.store = store
+        self.task = task
+        self.stopping = stopping
+    }
+
+    /// Every upload stored so far, oldest first (what `GET /uploads` answers).
+    public var receivedUploads: [UploadRecord] {
+        store.all
+    }
+
+    /// Starts a server and returns once it is listening.
+    ///
+    /// Creates the upload directory if needed. The caller **must** call ``shutdown()`` (or use
+    /// ``withRunningReceiver(_:_:)``).
+    /// - Parameter configuration: Address, directory, limits and faults.
+    /// - Returns: The running server.
+    /// - Throws: ``ReceiverError/invalidConfiguration(reason:)`` or
+    ///   ``ReceiverError/serverFailed(reason:)`` (for example when the port is taken).
+    public static func start(_ configuration: ReceiverConfiguration) async throws(ReceiverError) -> ReceiverServer {
+        try configuration.validate()
+        let directory = try prepareDirectory(configuration.directory)
+        let stopping = StoppingFlag()
+        var logger = Logger(label: "ferry.receiver") { QuietOnStopLogHandler(label: $0, stopping: stopping) }
+        logger.logLevel = configuration.logLevel
+
+        let store = UploadStore()
+        let handler = UploadHandler(
+            directory: directory,
+            maxBodySize: configuration.maxBodySize,
+            maxParts: configuration.maxParts,
+            maxFieldSize: configuration.maxFieldSize,
+            faults: FaultInjector(plan: configuration.faults),
+            store: store,
+            pool: NIOThreadPool.singleton
+        )
+        let host = configuration.host
+        let router = ReceiverRouter.make(
+            handler: handler,
+            store: store,
+            fallbackBaseURL: url(host: host, port: configuration.port),
+            logSink: configuration.onRequestLogged
+        )
+        let (listening, listeningContinuation) = AsyncStream<Result<Int, ReceiverError>>.makeStream()
+        let onListening = configuration.onListening
+        let application = Application(
+            router: router,
+            server: HTTPServerBuilder { responder in
+                HTTP1Channel(responder: { request, responseWriter, channel in
+                    // Neither NIO nor Hummingbird answer `Expect: 100-continue`; without this,
+                    // curl waits a second before sending any body over 1 MiB.
+                    if handler.shouldSendContinue(request.head) {
+                        try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
+                    }
+                    try await responder(request, responseWriter, channel)
+                })
+            },
+            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                // Runs before the first connection is accepted, so this line comes first.
+                onListening?(url(host: host, port: port))
+                listeningContinuation.yield(.success(port))
+            },
+            logger: logger
+        )
+        let requestedPort = configuration.port
+        let task = Task {
+            defer { listeningContinuation.finish() }
+            do {
+                try await application.run()
+            } catch {
+                listeningContinuation.yield(
+                    .failure(.serverFailed(reason: .bindFailed(host: host, port: requestedPort, description: "\(error)"))))
+                throw error
+            }
+        }
+        var boundPort: Int?
+        for await event in listening {
+            switch event {
+            case .success(let port):
+                boundPort = port
+            case .failure(let error):
+                throw error
+            }
+            break
+        }
+        guard let boundPort else {
+            throw .serverFailed(reason: .stoppedBeforeListening(description: "the server task ended"))
+        }
+        return ReceiverServer(
+            baseURL: url(host: host, port: boundPort),
+            host: host,
+            port: boundPort,
+            directory: directory,
+            store: store,
+            task: task,
+            stopping: stopping
+        )
+    }
+
+    /// Stops the server: closes the listening socket and every connection, ends stalled and
+    /// in-flight requests (their partial files are deleted), and returns when all is done.
+    ///
+    /// Safe to call more than once and from any task.
+    public func shutdown() async {
+        stopping.set()
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// Waits until the server stops (after ``shutdown()`` or a fatal server error).
+    ///
+    /// - Throws: The error that stopped the server, if it was not a shutdown.
+    public func waitUntilStopped() async throws {
+        do {
+            try await task.value
+        } catch is CancellationError {
+            return
+        } catch where task.isCancelled {
+            return
+        }
+    }
+
+    /// The URL for `host` and `port`, bracketing IPv6 addresses.
+    static func url(host: String, port: Int) -> String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return "http://\(hostPart):\(port)"
+    }
+
+    /// Creates the upload directory and returns its absolute, standardised path.
+    private static func prepareDirectory(_ path: String) throws(ReceiverError) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
+        } catch {
+            throw .invalidConfiguration(reason: .uploadDirectoryUnusable(path: absolute, errno: errno))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue,
+            access(absolute, W_OK | X_OK) == 0
+        else {
+            throw .invalidConfiguration(reason: .uploadDirectoryUnusable(path: absolute, errno: errno))
+        }
+        return absolute
+    }
+}

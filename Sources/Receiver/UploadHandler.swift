@@ -1,0 +1,220 @@
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// Answers `POST /upload`, `/upload/...` and `/multiupload`: streams the multipart body through
+/// a ``FormDataReader`` and answers with the ``UploadRecord`` as JSON, or with
+/// `{"error": "..."}` and a 4xx/5xx status; injects the faults of the ``FaultPlan``.
+///
+/// Whenever a request does not end in a stored upload, every file it created is deleted.
+struct UploadHandler: Sendable {
+    /// What happened to one upload request.
+    private enum Outcome {
+        /// Stored; answer with the record and this status.
+        case stored(UploadRecord, status: Int)
+        /// Refused; answer with the error. `closeConnection` closes the connection after the
+        /// answer instead of reading whatever is left of the body.
+        case failed(ReceiverError, closeConnection: Bool)
+        /// The connection was closed on purpose (`--drop-rate`); there is nothing to answer.
+        case dropped
+    }
+
+    let directory: String
+    let maxBodySize: Int64
+    let maxParts: Int
+    let maxFieldSize: Int
+    let faults: FaultInjector
+    let store: UploadStore
+    let pool: NIOThreadPool
+
+    /// Handles one upload request.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its body is read here.
+    ///   - context: The receiver's request context.
+    /// - Returns: The response to send (ignored when the connection was dropped or stalled).
+    func handle(_ request: Request, context: ReceiverRequestContext) async -> Response {
+        if faults.plan.stall {
+            return await stall(context)
+        }
+        let outcome = await receive(request, context: context)
+        if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
+            try? await Task.sleep(for: .milliseconds(faults.plan.delayMilliseconds))
+        }
+        switch outcome {
+        case .stored(let record, let status):
+            context.logDetails.withState { $0.record = record }
+            return JSONBody.response(status: status, record)
+        case .failed(let error, let closeConnection):
+            context.logDetails.withState { $0.error = error.description }
+            if closeConnection {
+                // Hummingbird's connection handler closes the connection once this response is written.
+                context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
+            return JSONBody.error(status: error.httpStatus, error.description)
+        case .dropped:
+            context.logDetails.withState {
+                $0.statusOverride = 0
+                $0.error = "connection dropped part-way through the body (--drop-rate)"
+            }
+            return Response(status: .internalServerError)
+        }
+    }
+
+    /// Whether a request that asks for `100 Continue` should get it: only uploads that will be
+    /// read, so a client that waits sends no body the receiver would refuse anyway.
+    ///
+    /// - Parameter head: The request head.
+    /// - Returns: `true` to send `100 Continue` before the handler runs.
+    func shouldSendContinue(_ head: HTTPRequest) -> Bool {
+        guard head.method == .post, let expect = head.headerFields[.expect],
+            expect.lowercased() == "100-continue", !faults.plan.stall
+        else { return false }
+        let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        guard Self.isUploadPath(path), boundary(of: head.headerFields) != nil else { return false }
+        if let length = head.headerFields[.contentLength].flatMap({ Int64($0) }), length > maxBodySize {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `path` is one of the upload routes.
+    ///
+    /// - Parameter path: The request path without its query.
+    /// - Returns: `true` for `/upload`, `/upload/...` and `/multiupload` (trailing slash allowed).
+    static func isUploadPath(_ path: String) -> Bool {
+        path == "/upload" || path.hasPrefix("/upload/") || path == "/multiupload" || path == "/multiupload/"
+    }
+
+    private func isDropped(_ outcome: Outcome) -> Bool {
+        if case .dropped = outcome { return true }
+        return false
+    }
+
+    /// The boundary of a `multipart/form-data` content type, if that is what the fields say.
+    private func boundary(of fields: HTTPFields) -> String? {
+        guard let contentType = fields[.contentType] else { return nil }
+        let parsed = HeaderValue(parsing: contentType)
+        guard parsed.value.lowercased() == "multipart/form-data", let boundary = parsed.parameter("boundary"),
+            !boundary.isEmpty, boundary.utf8.count <= 200
+        else { return nil }
+        return boundary
+    }
+
+    private func receive(_ request: Request, context: ReceiverRequestContext) async -> Outcome {
+        let expectsContinue = request.headers[.expect]?.lowercased() == "100-continue"
+        guard let contentType = request.headers[.contentType],
+            HeaderValue(parsing: contentType).value.lowercased() == "multipart/form-data"
+        else {
+            return .failed(
+                .requestRejected(reason: .unsupportedContentType(request.headers[.contentType])),
+                closeConnection: expectsContinue)
+        }
+        guard let boundary = boundary(of: request.headers) else {
+            return .failed(.requestRejected(reason: .missingBoundary), closeConnection: expectsContinue)
+        }
+        let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
+        if let expectedLength, expectedLength > maxBodySize {
+            return .failed(.requestRejected(reason: .bodyTooLarge(limit: maxBodySize)), closeConnection: true)
+        }
+
+        // Random decisions are drawn in this order, once per request (see FaultPlan).
+        let drop = faults.shouldDropConnection()
+        let failRandomly = faults.shouldFailRandomly()
+        let injectedStatus = faults.plan.status
+        let reader = FormDataReader(
+            boundary: boundary,
+            directory: directory,
+            maxParts: maxParts,
+            maxFieldSize: maxFieldSize,
+            faults: faults,
+            keepsFiles: !failRandomly && (injectedStatus ?? 200) < 400,
+            pool: pool
+        )
+
+        var bytesRead: Int64 = 0
+        var iterator = request.body.makeAsyncIterator()
+        do throws(ReceiverError) {
+            while true {
+                let chunk: ByteBuffer?
+                do {
+                    chunk = try await iterator.next()
+                } catch {
+                    // The connection ended (or broke) before the body was complete.
+                    throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
+                }
+                guard let chunk else { break }
+                bytesRead += Int64(chunk.readableBytes)
+                let total = bytesRead
+                context.logDetails.withState { $0.bytes = total }
+                if bytesRead > maxBodySize {
+                    await reader.abandon()
+                    return .failed(.requestRejected(reason: .bodyTooLarge(limit: maxBodySize)), closeConnection: true)
+                }
+                if drop {
+                    await reader.abandon()
+                    context.channel.close(mode: .all, promise: nil)
+                    return .dropped
+                }
+                try await reader.consume(chunk)
+            }
+            if drop {
+                await reader.abandon()
+                context.channel.close(mode: .all, promise: nil)
+                return .dropped
+            }
+            if Task.isCancelled {
+                throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
+            }
+            if let expectedLength, bytesRead < expectedLength {
+                throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
+            }
+            let record = try await reader.finish()
+
+            if let hit = reader.failFirstHit {
+                await reader.abandon()
+                let detail =
+                    "Injected failure: attempt \(hit.attempt) of \(faults.plan.failFirst) for '\(hit.filename)' fails (--fail-first \(faults.plan.failFirst))."
+                return .failed(.requestRejected(reason: .injectedFailure(status: 500, detail: detail)), closeConnection: false)
+            }
+            if failRandomly {
+                await reader.abandon()
+                let detail = "Injected random failure (--fail-rate \(faults.plan.failRate))."
+                return .failed(.requestRejected(reason: .injectedFailure(status: 500, detail: detail)), closeConnection: false)
+            }
+            if let injectedStatus, injectedStatus >= 400 {
+                await reader.abandon()
+                let detail = "Injected status \(injectedStatus) (--status \(injectedStatus))."
+                return .failed(
+                    .requestRejected(reason: .injectedFailure(status: injectedStatus, detail: detail)), closeConnection: false)
+            }
+            store.append(record)
+            return .stored(record, status: injectedStatus ?? 200)
+        } catch {
+            await reader.abandon()
+            // Read what is left of the body (Hummingbird does, to keep the connection) only when
+            // its length is known and within the limit; otherwise close after the answer.
+            let closes: Bool
+            switch error {
+            case .requestRejected(.truncatedBody), .requestRejected(.bodyTooLarge): closes = true
+            default: closes = expectedLength == nil
+            }
+            return .failed(error, closeConnection: closes)
+        }
+    }
+
+    /// `--stall`: reads nothing and answers nothing until the client goes away or the server stops.
+    private func stall(_ context: ReceiverRequestContext) async -> Response {
+        context.logDetails.withState {
+            $0.statusOverride = 0
+            $0.error = "stalled (--stall): nothing read, nothing answered"
+        }
+        let channel = context.channel
+        await withTaskCancellationHandler {
+            try? await channel.closeFuture.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+        return Response(status: .serviceUnavailable)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Multipart
+
+/// Turns a job spec into a form, and the form into a request ready for a transport.
+public struct FormBuilder: Sendable {
+    /// The encoder that prepares bodies (random boundary unless fixed for tests).
+    public var encoder: MultipartEncoder
+
+    /// Creates a builder.
+    ///
+    /// - Parameter encoder: The encoder.
+    public init(encoder: MultipartEncoder = MultipartEncoder()) {
+        self.encoder = encoder
+    }
+
+    /// The form a spec stands for: text fields first in their order, then the extra file parts,
+    /// then the job's own files under `fileField` (several in bundle mode, RFC 7578 §4.3).
+    ///
+    /// - Parameter spec: The job spec.
+    /// - Returns: The form.
+    public func form(for spec: UploadJobSpec) -> MultipartForm {
+        var form = MultipartForm()
+        for field in spec.textFields {
+            form.addText(name: field.name, value: field.value)
+        }
+        for part in spec.extraFileParts {
+            form.addFile(name: part.name, path: part.path, filename: part.filename, contentType: part.contentType)
+        }
+        for file in spec.files {
+            form.addFile(name: spec.fileField, path: file.path)
+        }
+        return form
+    }
+
+    /// The request message a spec makes, checked: target, method, headers and a prepared body.
+    ///
+    /// Checks, in order: the URL and method; the headers; the encoder's checks of every file
+    /// (missing, directory, not regular, unreadable); then that no job file changed since it was
+    /// queued. `ferry send --dry-run` prints exactly this message.
+    ///
+    /// - Parameter spec: The job spec.
+    /// - Returns: The message, with every header Ferry sends (`RequestHeaders`).
+    /// - Throws: `UploadError.requestInvalid`, `.fileChangedSinceQueued` or `.multipartFailed`.
+    public func message(for spec: UploadJobSpec) throws(UploadError) -> RequestMessage {
+        let target: UploadTarget
+        do {
+            target = try UploadTarget(spec.url)
+        } catch {
+            throw .requestInvalid(reason: .invalidTarget(error))
+        }
+        guard HTTPToken.isToken(spec.method) else { throw .requestInvalid(reason: .invalidMethod(spec.method)) }
+        do {
+            for header in spec.headers { try RequestHeaders.check(header) }
+        } catch {
+            throw .requestInvalid(reason: .invalidHeader(error))
+        }
+        let body: MultipartBody
+        do {
+            body = try encoder.prepare(form(for: spec))
+        } catch {
+            throw .multipartFailed(error)
+        }
+        for file in spec.files where file.hasChangedSinceQueued() {
+            throw .fileChangedSinceQueued(path: file.path)
+        }
+        do {
+            let headers = try RequestHeaders.build(target: target, userHeaders: spec.headers,
+                                                   contentType: body.contentType, contentLength: body.contentLength)
+            return RequestMessage(method: spec.method, target: target, headers: headers, body: body)
+        } catch {
+            throw .requestInvalid(reason: .invalidHeader(error))
+        }
+    }
+
+    /// Builds one attempt's request.
+    ///
+    /// - Parameters:
+    ///   - spec: The job spec.
+    ///   - jobID: The job's ID.
+    ///   - attempt: The attempt's number.
+    ///   - connectTimeout: The connect timeout.
+    ///   - idleTimeout: The idle timeout.
+    /// - Returns: The request, with every header from `message(for:)`.
+    /// - Throws: See `message(for:)`.
+    public func request(
+        for spec: UploadJobSpec,
+        jobID: UploadJobID,
+        attempt: Int,
+        connectTimeout: Duration,
+        idleTimeout: Duration
+    ) throws(UploadError) -> UploadRequest {
+        let message = try message(for: spec)
+        return UploadRequest(
+            jobID: jobID, attempt: attempt, url: message.target.url, method: message.method, headers: message.headers,
+            body: message.body, connectTimeout: connectTimeout, idleTimeout: idleTimeout
+        )
+    }
+}

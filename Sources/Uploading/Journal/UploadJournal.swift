@@ -1,0 +1,332 @@
+import Foundation
+import GRDB
+import Multipart
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The queue's journal: one SQLite row per job (spec, state, attempts, last error, response —
+/// never file contents) and a small key-value table for the interface's form state.
+///
+/// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
+/// survives the process being killed (SIGKILL included). The directory is created `0700` and the
+/// database, `-wal` and `-shm` files are `0600`, because job specs hold secrets such as
+/// `Authorization` headers.
+///
+/// Recording a change is an `UPDATE` of one row by primary key, so its cost does not grow with
+/// the queue; batches of changes share one transaction. All methods are safe to call from any
+/// thread (GRDB's `DatabaseQueue` serialises them).
+public final class UploadJournal: Sendable {
+    /// The database file's path.
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// Opens (creating if needed) the journal at `path`.
+    ///
+    /// Missing directories are created with mode `0700`; the database files get `0600`.
+    ///
+    /// - Parameter path: The database file's path.
+    /// - Throws: `UploadError.journalFailed(reason: .openFailed)`.
+    public init(path: String) throws(UploadError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
+        try Self.createPrivateFile(path)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        configuration.label = "ferry.uploading.journal-db"
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .journalFailed(reason: .openFailed(path: path, message: "\(error)"))
+        }
+        Self.restrictPermissions(ofJournalAt: path)
+    }
+
+    /// Where the journal lives by default: `$XDG_STATE_HOME/ferry/journal.sqlite`, or
+    /// `~/.local/state/ferry/journal.sqlite` when `XDG_STATE_HOME` is unset or not absolute.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The path.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return (state as NSString).appendingPathComponent("ferry/journal.sqlite")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".local/state/ferry/journal.sqlite")
+    }
+
+    /// Opens the journal at its default path, making sure its `ferry` directory is `0700`.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The journal.
+    /// - Throws: `UploadError.journalFailed(reason: .openFailed)`.
+    public static func openDefault(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UploadError) -> UploadJournal {
+        let path = defaultPath(environment: environment)
+        let journal = try UploadJournal(path: path)
+        chmod((path as NSString).deletingLastPathComponent, 0o700)
+        return journal
+    }
+
+    /// Closes the database; later calls fail. Optional: the journal is consistent without it.
+    ///
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)` if SQLite refuses.
+    public func close() throws(UploadError) {
+        do { try database.close() } catch { throw .journalFailed(reason: .writeFailed(message: "\(error)")) }
+    }
+
+    // MARK: - Jobs
+
+    /// Inserts new jobs in one transaction; SQLite assigns their IDs (increasing, never reused).
+    ///
+    /// - Parameter specs: The jobs' specs.
+    /// - Returns: The queued jobs, with their IDs, in the given order.
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then nothing was inserted.
+    public func insert(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJob] {
+        guard !specs.isEmpty else { return [] }
+        let now = Date().timeIntervalSince1970
+        do {
+            return try database.write { db in
+                let encoder = JSONEncoder()
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO upload_job (spec, state, attempts, automatic_retries, created_at, updated_at)
+                    VALUES (?, 'queued', 0, 0, ?, ?)
+                    """)
+                var jobs: [UploadJob] = []
+                jobs.reserveCapacity(specs.count)
+                for spec in specs {
+                    let json = String(decoding: try encoder.encode(spec), as: UTF8.self)
+                    try statement.execute(arguments: [json, now, now])
+                    jobs.append(UploadJob(id: UploadJobID(db.lastInsertedRowID), spec: spec))
+                }
+                return jobs
+            }
+        } catch {
+            throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+        }
+    }
+
+    /// Applies changes in one transaction, in order.
+    ///
+    /// - Parameter changes: Row updates and deletions.
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then none was applied.
+    public func apply(_ changes: [JournalChange]) throws(UploadError) {
+        guard !changes.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        do {
+            try database.write { db in
+                var statements = JournalRowStatements(db: db)
+                for change in changes {
+                    switch change {
+                    case let .update(job, includingSpec):
+                        try statements.update(job, includingSpec: includingSpec, at: now)
+                    case let .delete(ids):
+                        let statement = try db.cachedStatement(sql: "DELETE FROM upload_job WHERE id = ?")
+                        for id in ids { try statement.execute(arguments: [id.rawValue]) }
+                    }
+                }
+            }
+        } catch {
+            throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+        }
+    }
+
+    /// The jobs a later run picks up again: queued, uploading (interrupted) and failed, in ID
+    /// order, as recorded (an interrupted job still says `uploading`).
+    ///
+    /// - Returns: The jobs.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
+    public func loadRestorableJobs() throws(UploadError) -> [UploadJob] {
+        try fetchJobs(where: "state IN ('queued', 'uploading', 'failed')")
+    }
+
+    /// Every job in the journal, in ID order.
+    ///
+    /// - Returns: The jobs.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
+    public func allJobs() throws(UploadError) -> [UploadJob] {
+        try fetchJobs(where: "1")
+    }
+
+    /// Deletes the rows of succeeded and cancelled jobs (a restore does this: nobody will see them).
+    ///
+    /// - Returns: How many rows were deleted.
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`.
+    @discardableResult
+    public func deleteFinishedJobs() throws(UploadError) -> Int {
+        do {
+            return try database.write { db in
+                try db.execute(sql: "DELETE FROM upload_job WHERE state IN ('succeeded', 'cancelled')")
+                return db.changesCount
+            }
+        } catch {
+            throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+        }
+    }
+
+    // MARK: - Form state
+
+    /// Saves the interface's form state (URL, method, field name, parameters, headers) as a JSON
+    /// blob under a key.
+    ///
+    /// - Parameters:
+    ///   - value: The state.
+    ///   - key: The key; one per kind of state.
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`.
+    public func saveFormState<Value: Encodable>(_ value: Value, forKey key: String = "form") throws(UploadError) {
+        do {
+            let data = try JSONEncoder().encode(value)
+            try database.write { db in
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO form_state (key, value, updated_at) VALUES (?, ?, ?)",
+                    arguments: [key, data, Date().timeIntervalSince1970]
+                )
+            }
+        } catch {
+            throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+        }
+    }
+
+    /// Loads the form state saved under a key.
+    ///
+    /// - Parameters:
+    ///   - type: The state's type.
+    ///   - key: The key.
+    /// - Returns: The state, or nil if none was saved.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`, also when the blob does not
+    ///   decode as `type`.
+    public func formState<Value: Decodable>(_ type: Value.Type, forKey key: String = "form") throws(UploadError) -> Value? {
+        do {
+            let data = try database.read { db in
+                try Data.fetchOne(db, sql: "SELECT value FROM form_state WHERE key = ?", arguments: [key])
+            }
+            guard let data else { return nil }
+            return try JSONDecoder().decode(Value.self, from: data)
+        } catch {
+            throw .journalFailed(reason: .readFailed(message: "\(error)"))
+        }
+    }
+
+    // MARK: - Internals
+
+    private static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE upload_job (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    spec TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    automatic_retries INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    total_bytes INTEGER,
+                    response_status INTEGER,
+                    response_headers TEXT,
+                    response_body BLOB,
+                    response_truncated INTEGER NOT NULL DEFAULT 0,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE TABLE form_state (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value BLOB NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }()
+
+    private func fetchJobs(where condition: String) throws(UploadError) -> [UploadJob] {
+        do {
+            return try database.read { db in
+                let decoder = JSONDecoder()
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, spec, state, attempts, automatic_retries, last_error, total_bytes,
+                           response_status, response_headers, response_body, response_truncated
+                    FROM upload_job WHERE \(condition) ORDER BY id
+                    """)
+                var jobs: [UploadJob] = []
+                while let row = try rows.next() {
+                    let specText: String = row["spec"]
+                    let stateText: String = row["state"]
+                    var job = UploadJob(
+                        id: UploadJobID(row["id"] as Int64),
+                        spec: try decoder.decode(UploadJobSpec.self, from: Data(specText.utf8)),
+                        state: UploadJobState(rawValue: stateText) ?? .failed,
+                        attempts: row["attempts"],
+                        automaticRetries: row["automatic_retries"]
+                    )
+                    job.progress.totalBytes = row["total_bytes"]
+                    if let message = row["last_error"] as String? {
+                        job.lastError = .recorded(description: message)
+                    }
+                    if let status = row["response_status"] as Int? {
+                        let headersText: String? = row["response_headers"]
+                        let headers = headersText.map(JournalRowStatements.headers(fromLines:)) ?? []
+                        let body: Data? = row["response_body"]
+                        job.response = UploadResponse(
+                            status: status, headers: headers, body: body.map { [UInt8]($0) } ?? [],
+                            isBodyTruncated: row["response_truncated"]
+                        )
+                    }
+                    jobs.append(job)
+                }
+                return jobs
+            }
+        } catch {
+            throw .journalFailed(reason: .readFailed(message: "\(error)"))
+        }
+    }
+
+    /// Creates missing directories on the way to `directory` with mode `0700`.
+    private static func createDirectories(_ directory: String, journalPath: String) throws(UploadError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .journalFailed(reason: .openFailed(path: journalPath, message: "\(directory) is not a directory"))
+            }
+            return
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != directory {
+            try createDirectories(parent, journalPath: journalPath)
+        }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            let message = String(cString: strerror(errno))
+            throw .journalFailed(reason: .openFailed(path: journalPath, message: "cannot create \(directory): \(message)"))
+        }
+        chmod(directory, 0o700)
+    }
+
+    /// Creates the database file with mode `0600` before SQLite opens it; SQLite gives the
+    /// `-wal` and `-shm` files the database file's mode.
+    private static func createPrivateFile(_ path: String) throws(UploadError) {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let message = String(cString: strerror(errno))
+            throw .journalFailed(reason: .openFailed(path: path, message: message))
+        }
+        fchmod(descriptor, 0o600)
+        closeDescriptor(descriptor)
+    }
+
+    /// Makes the database and its `-wal` and `-shm` files `0600`, whatever created them.
+    private static func restrictPermissions(ofJournalAt path: String) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            chmod(file, 0o600)
+        }
+    }
+}
+
+/// `close(2)`, out of reach of `UploadJournal.close()`'s name.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
+}

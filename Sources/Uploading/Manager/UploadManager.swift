@@ -1,0 +1,446 @@
+import Dispatch
+import Foundation
+import Multipart
+import Synchronization
+
+/// Works the upload queue: owns an `UploadQueueStateMachine` on one serial root queue
+/// (`ferry.uploading.root`), carries out its actions — transfers through an `UploadTransport`,
+/// timers through an `UploadScheduler`, rows through the journal — and publishes one stream of
+/// `UploadEvent`s.
+///
+/// Every public method may be called from any thread except the root queue itself (event
+/// handlers never run there). Control methods (`pause`, `cancel`, ...) return at once and take
+/// effect in call order; `enqueue` returns the new jobs' IDs, already in the journal.
+///
+/// Typical use (`ferry send`):
+/// ```swift
+/// let manager = UploadManager(transport: transport, journal: journal)
+/// let events = manager.events()
+/// try manager.enqueue(specs)
+/// for await event in events { print(event); if case .idle = event { break } }
+/// ```
+public final class UploadManager: @unchecked Sendable {
+    // @unchecked Sendable: every `var` below is read and written only on `rootQueue`, a serial
+    // queue that serves as their lock (asserted by `dispatchPrecondition` in debug builds); every
+    // `let` is Sendable.
+
+    /// The settings the manager was created with (limits may change later).
+    public let configuration: Configuration
+    /// The journal, if the queue is persisted.
+    public let journal: UploadJournal?
+
+    let rootQueue = DispatchQueue(label: "ferry.uploading.root")
+    private let transport: any UploadTransport
+    private let scheduler: any UploadScheduler
+    private let formBuilder: FormBuilder
+    private let journalWriter: JournalWriter?
+    private let localIDs = Mutex<Int64>(1)
+    private let subscriberIDs = Mutex<Int>(0)
+
+    private var machine: UploadQueueStateMachine
+    private var transfers: [UploadJobID: ActiveTransfer] = [:]
+    private var timers: [UploadQueueStateMachine.TimerKey: ActiveTimer] = [:]
+    private var timerGeneration = 0
+    private var subscribers: [Int: Subscriber] = [:]
+    private var idleWaiters: [CheckedContinuation<UploadSummary, Never>] = []
+    private var pendingActions: [UploadQueueStateMachine.Action] = []
+    private var isDraining = false
+
+    private struct ActiveTransfer {
+        let attempt: Int
+        let task: any TransportTask
+    }
+
+    private struct ActiveTimer {
+        let generation: Int
+        let timer: any ScheduledTimer
+    }
+
+    private enum Subscriber {
+        case callback(DispatchQueue, @Sendable (UploadEvent) -> Void)
+        case stream(AsyncStream<UploadEvent>.Continuation)
+    }
+
+    /// Creates a manager with an empty, running queue.
+    ///
+    /// - Parameters:
+    ///   - configuration: Limits, retry policy, timeouts, throttling.
+    ///   - transport: What sends requests.
+    ///   - journal: Where the queue is persisted; nil for none.
+    ///   - scheduler: The clock and timers; a `ManualScheduler` in tests.
+    ///   - formBuilder: Builds requests from job specs (holds the multipart encoder).
+    ///   - random: The source of retry jitter.
+    public init(
+        configuration: Configuration = Configuration(),
+        transport: any UploadTransport,
+        journal: UploadJournal? = nil,
+        scheduler: any UploadScheduler = DispatchUploadScheduler(),
+        formBuilder: FormBuilder = FormBuilder(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.journal = journal
+        self.scheduler = scheduler
+        self.formBuilder = formBuilder
+        self.journalWriter = journal.map { JournalWriter(journal: $0) }
+        self.machine = UploadQueueStateMachine(configuration: configuration.stateMachineConfiguration, random: random)
+        journalWriter?.setErrorHandler { [weak self] error in
+            guard let self else { return }
+            self.rootQueue.async { self.publish(.journalFailed(error)) }
+        }
+    }
+
+    deinit {
+        for subscriber in subscribers.values {
+            if case let .stream(continuation) = subscriber { continuation.finish() }
+        }
+    }
+
+    // MARK: - Queueing
+
+    /// Queues jobs. With a journal, their rows are inserted (in one transaction) before this
+    /// returns, which assigns their IDs.
+    ///
+    /// - Parameter specs: The jobs' specs.
+    /// - Returns: The new jobs' IDs, in order.
+    /// - Throws: `UploadError.journalFailed` when the journal cannot record them; then nothing
+    ///   was queued.
+    @discardableResult
+    public func enqueue(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
+        let jobs: [UploadJob]
+        if let journal {
+            jobs = try journal.insert(specs)
+        } else {
+            let first = localIDs.withLock { next in
+                defer { next += Int64(specs.count) }
+                return next
+            }
+            jobs = specs.enumerated().map { UploadJob(id: UploadJobID(first + Int64($0.offset)), spec: $0.element) }
+        }
+        rootQueue.async { self.run { $0.enqueue(jobs) } }
+        return jobs.map(\.id)
+    }
+
+    /// Queues one job.
+    ///
+    /// - Parameter spec: The job's spec.
+    /// - Returns: Its ID.
+    /// - Throws: `UploadError.journalFailed` when the journal cannot record it.
+    @discardableResult
+    public func enqueue(_ spec: UploadJobSpec) throws(UploadError) -> UploadJobID {
+        try enqueue([spec])[0]
+    }
+
+    /// Loads the journal's unfinished and failed jobs into the queue (call once, before
+    /// queueing new jobs). Interrupted uploads are queued again; a job whose file changed size or
+    /// modification time since it was queued is failed with `fileChangedSinceQueued` instead of
+    /// being sent. Rows of succeeded and cancelled jobs are deleted.
+    ///
+    /// - Returns: The restored jobs as the queue now has them.
+    /// - Throws: `UploadError.journalFailed` when the journal cannot be read.
+    @discardableResult
+    public func restore() throws(UploadError) -> [UploadJob] {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        guard let journal else { return [] }
+        try journal.deleteFinishedJobs()
+        let jobs = try journal.loadRestorableJobs()
+        var changed: [UploadJobID: String] = [:]
+        for job in jobs {
+            if let file = job.spec.files.first(where: { $0.hasChangedSinceQueued() }) {
+                changed[job.id] = file.path
+            }
+        }
+        return rootQueue.sync {
+            run { $0.restore(jobs, changedFiles: changed) }
+            return jobs.compactMap { machine.job($0.id) }
+        }
+    }
+
+    // MARK: - Control
+
+    /// Starts nothing new until `resume()`; transfers in flight go on.
+    public func pause() {
+        rootQueue.async { self.run { $0.pause() } }
+    }
+
+    /// Starts queued jobs again.
+    public func resume() {
+        rootQueue.async { self.run { $0.resume() } }
+    }
+
+    /// Changes how many jobs may be in flight; lowering it aborts nothing.
+    ///
+    /// - Parameter limit: The new limit (at least 1).
+    public func setConcurrencyLimit(_ limit: Int) {
+        rootQueue.async { self.run { $0.setConcurrencyLimit(limit) } }
+    }
+
+    /// Changes the retry policy for failures from now on.
+    ///
+    /// - Parameter policy: The policy.
+    public func setRetryPolicy(_ policy: RetryPolicy) {
+        rootQueue.async { self.run { $0.setRetryPolicy(policy) } }
+    }
+
+    /// Cancels a job; an in-flight request is aborted at once.
+    ///
+    /// - Parameter id: The job.
+    public func cancel(_ id: UploadJobID) {
+        rootQueue.async { self.run { $0.cancel(id) } }
+    }
+
+    /// Cancels every queued and in-flight job; in-flight requests are aborted at once.
+    public func cancelAll() {
+        rootQueue.async { self.run { $0.cancelAll() } }
+    }
+
+    /// Retries a failed or cancelled job, or a job waiting for its automatic retry, now. Its
+    /// files are re-captured: the user's retry accepts files that changed since they were queued.
+    ///
+    /// - Parameter id: The job.
+    public func retry(_ id: UploadJobID) {
+        rootQueue.async {
+            let refreshed = self.machine.job(id).flatMap(Self.refreshedFiles)
+            self.run { $0.retry(id, refreshedFiles: refreshed) }
+        }
+    }
+
+    /// Retries every failed job, re-capturing their files as `retry(_:)` does.
+    public func retryAllFailed() {
+        rootQueue.async {
+            var refreshed: [UploadJobID: [QueuedFile]] = [:]
+            for id in self.machine.jobIDs(in: .failed) {
+                if let files = self.machine.job(id).flatMap(Self.refreshedFiles) { refreshed[id] = files }
+            }
+            self.run { $0.retryAllFailed(refreshedFiles: refreshed) }
+        }
+    }
+
+    /// Removes a job (aborting it if in flight) and its journal row.
+    ///
+    /// - Parameter id: The job.
+    public func remove(_ id: UploadJobID) {
+        rootQueue.async { self.run { $0.remove(id) } }
+    }
+
+    /// Removes succeeded and cancelled jobs.
+    public func clearFinished() {
+        rootQueue.async { self.run { $0.clearFinished() } }
+    }
+
+    /// Stops for shutdown: pauses, aborts in-flight requests and puts their jobs (and jobs
+    /// waiting for a retry) back to queued, so a later `restore()` sends them. Follow with
+    /// `flushJournal()` before exiting.
+    public func stop() {
+        rootQueue.async { self.run { $0.stop() } }
+    }
+
+    /// Blocks until every change so far is written to the journal.
+    public func flushJournal() {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        rootQueue.sync {}
+        journalWriter?.waitUntilWritten()
+    }
+
+    // MARK: - Observing
+
+    /// A copy of the whole queue now.
+    ///
+    /// - Returns: The snapshot.
+    public func snapshot() -> UploadQueueSnapshot {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        return rootQueue.sync { machine.snapshot }
+    }
+
+    /// A copy of one job now.
+    ///
+    /// - Parameter id: The job.
+    /// - Returns: The job, or nil if there is no such job.
+    public func job(_ id: UploadJobID) -> UploadJob? {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        return rootQueue.sync { machine.job(id) }
+    }
+
+    /// Calls `handler` with every event from now on, in order, on `queue`.
+    ///
+    /// - Parameters:
+    ///   - queue: A serial queue for the handler; nil for a new one (`ferry.uploading.events`).
+    ///   - handler: The handler.
+    /// - Returns: The subscription; events flow until it is cancelled.
+    public func subscribe(
+        on queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable (UploadEvent) -> Void
+    ) -> UploadSubscription {
+        let id = subscriberIDs.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        let queue = queue ?? DispatchQueue(label: "ferry.uploading.events")
+        rootQueue.async { self.subscribers[id] = .callback(queue, handler) }
+        return UploadSubscription { [weak self] in
+            guard let self else { return }
+            self.rootQueue.async { self.subscribers[id] = nil }
+        }
+    }
+
+    /// Every event from now on, as an async sequence; ends when the manager goes away or the
+    /// consumer stops iterating.
+    ///
+    /// - Returns: The stream (unbounded buffer: progress is throttled, so it stays small).
+    public func events() -> AsyncStream<UploadEvent> {
+        let id = subscriberIDs.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: UploadEvent.self, bufferingPolicy: .unbounded)
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.rootQueue.async { self.subscribers[id] = nil }
+        }
+        rootQueue.async { self.subscribers[id] = .stream(continuation) }
+        return stream
+    }
+
+    /// Waits until nothing is queued or in flight.
+    ///
+    /// - Returns: The summary at that moment.
+    public func waitUntilIdle() async -> UploadSummary {
+        await withCheckedContinuation { continuation in
+            rootQueue.async {
+                if self.machine.isIdle {
+                    continuation.resume(returning: self.machine.summary)
+                } else {
+                    self.idleWaiters.append(continuation)
+                }
+            }
+        }
+    }
+
+    /// Blocks until the root queue has handled everything submitted so far (tests).
+    func waitForRootQueue() {
+        rootQueue.sync {}
+    }
+
+    // MARK: - Carrying out actions (root queue)
+
+    private func run(_ event: (inout UploadQueueStateMachine) -> [UploadQueueStateMachine.Action]) {
+        dispatchPrecondition(condition: .onQueue(rootQueue))
+        perform(event(&machine))
+    }
+
+    /// Executes actions in order; actions produced while executing (a start that fails at once,
+    /// say) are appended and executed by the same loop, never by recursion.
+    private func perform(_ actions: [UploadQueueStateMachine.Action]) {
+        pendingActions.append(contentsOf: actions)
+        guard !isDraining else { return }
+        isDraining = true
+        var index = 0
+        while index < pendingActions.count {
+            execute(pendingActions[index])
+            index += 1
+        }
+        pendingActions.removeAll(keepingCapacity: true)
+        isDraining = false
+    }
+
+    private func execute(_ action: UploadQueueStateMachine.Action) {
+        switch action {
+        case let .start(id, attempt, spec):
+            startTransfer(id, attempt: attempt, spec: spec)
+        case let .abort(id):
+            transfers.removeValue(forKey: id)?.task.cancel()
+        case let .scheduleTimer(key, deadline):
+            timers.removeValue(forKey: key)?.timer.cancel()
+            timerGeneration += 1
+            let generation = timerGeneration
+            let timer = scheduler.schedule(at: deadline, on: rootQueue) { [weak self] in
+                self?.timerFired(key, generation: generation)
+            }
+            timers[key] = ActiveTimer(generation: generation, timer: timer)
+        case let .cancelTimer(key):
+            timers.removeValue(forKey: key)?.timer.cancel()
+        case let .persist(change):
+            journalWriter?.submit(change)
+        case let .emit(event):
+            publish(event)
+        }
+    }
+
+    private func startTransfer(_ id: UploadJobID, attempt: Int, spec: UploadJobSpec) {
+        let request: UploadRequest
+        do {
+            request = try formBuilder.request(
+                for: spec, jobID: id, attempt: attempt,
+                connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
+            )
+        } catch {
+            let now = scheduler.now
+            run { $0.transportFailed(id, attempt: attempt, error: error, now: now) }
+            return
+        }
+        let now = scheduler.now
+        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.body.contentLength, now: now) }
+        let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
+            self?.progressed(id, attempt: attempt, bytesSent: bytes)
+        }
+        let task = transport.start(
+            request,
+            progress: { bytes in relay.report(bytes) },
+            completion: { [weak self] result in
+                guard let self else { return }
+                self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+            }
+        )
+        transfers[id] = ActiveTransfer(attempt: attempt, task: task)
+    }
+
+    private func progressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64) {
+        let now = scheduler.now
+        run { $0.transportProgressed(id, attempt: attempt, bytesSent: bytesSent, now: now) }
+    }
+
+    private func completed(_ id: UploadJobID, attempt: Int, result: Result<UploadResponse, UploadError>) {
+        guard let transfer = transfers[id], transfer.attempt == attempt else { return }
+        transfers[id] = nil
+        let now = scheduler.now
+        switch result {
+        case let .success(response):
+            let retryAfter = response.retryAfter(relativeTo: scheduler.currentDate)
+            run { $0.transportCompleted(id, attempt: attempt, response: response, retryAfter: retryAfter, now: now) }
+        case let .failure(error):
+            run { $0.transportFailed(id, attempt: attempt, error: error, now: now) }
+        }
+    }
+
+    private func timerFired(_ key: UploadQueueStateMachine.TimerKey, generation: Int) {
+        guard let timer = timers[key], timer.generation == generation else { return }
+        timers[key] = nil
+        let now = scheduler.now
+        run { $0.timerFired(key, now: now) }
+    }
+
+    private func publish(_ event: UploadEvent) {
+        for id in subscribers.keys.sorted() {
+            switch subscribers[id] {
+            case let .callback(queue, handler):
+                queue.async { handler(event) }
+            case let .stream(continuation):
+                continuation.yield(event)
+            case nil:
+                break
+            }
+        }
+        if case let .idle(summary) = event, !idleWaiters.isEmpty {
+            let waiters = idleWaiters
+            idleWaiters = []
+            for waiter in waiters { waiter.resume(returning: summary) }
+        }
+    }
+
+    /// The job's files re-captured now, or nil when none changed since they were recorded.
+    private static func refreshedFiles(of job: UploadJob) -> [QueuedFile]? {
+        let files = job.spec.files.map { $0.recaptured() }
+        return files == job.spec.files ? nil : files
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Multipart
+
+/// What the server answered: status, headers and the start of the body.
+public struct UploadResponse: Sendable, Hashable, Codable {
+    /// How many body bytes a transport keeps: the first 64 KiB.
+    public static let maximumCapturedBodyBytes = 64 * 1024
+
+    /// The HTTP status code.
+    public var status: Int
+    /// The response headers, in order.
+    public var headers: [HeaderField]
+    /// The first `maximumCapturedBodyBytes` bytes of the body.
+    public var body: [UInt8]
+    /// Whether the body was longer than what `body` holds.
+    public var isBodyTruncated: Bool
+
+    /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: The headers.
+    ///   - body: The captured start of the body; longer input is cut to 64 KiB.
+    ///   - isBodyTruncated: Whether the body was cut by the transport already.
+    public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = [], isBodyTruncated: Bool = false) {
+        self.status = status
+        self.headers = headers
+        if body.count > Self.maximumCapturedBodyBytes {
+            self.body = Array(body.prefix(Self.maximumCapturedBodyBytes))
+            self.isBodyTruncated = true
+        } else {
+            self.body = body
+            self.isBodyTruncated = isBodyTruncated
+        }
+    }
+
+    /// Whether the status is in 200–299.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The first value of a header, by case-insensitive name.
+    ///
+    /// - Parameter name: The header name.
+    /// - Returns: Its value, or nil.
+    public func value(forHeader name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The captured body as UTF-8 text (invalid sequences replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The delay asked for by a `Retry-After` header.
+    ///
+    /// - Parameter now: The current wall-clock time, for the HTTP-date form.
+    /// - Returns: The delay, or nil without a valid header.
+    public func retryAfter(relativeTo now: Date) -> Duration? {
+        value(forHeader: "Retry-After").flatMap { RetryAfter.delay(from: $0, now: now) }
+    }
+}

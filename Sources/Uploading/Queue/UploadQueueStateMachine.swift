@@ -1,0 +1,670 @@
+/// The upload queue's logic: the job table, the concurrency limit, pausing, retries and progress
+/// throttling, with no I/O and no clock of its own.
+///
+/// Events come in as `mutating func`s (the caller passes the current time where it matters);
+/// each returns the actions the caller must carry out, in order: start or abort a transfer, set
+/// or cancel a timer, persist a row, emit an event. `UploadManager` drives it on its root queue;
+/// tests drive it directly.
+///
+/// Transport events carry the attempt number they belong to; events of an attempt that is no
+/// longer current (the job was cancelled, removed or stopped meanwhile) are ignored.
+public struct UploadQueueStateMachine: Sendable {
+    /// The machine's settings.
+    public struct Configuration: Sendable, Hashable {
+        /// How many jobs may be in flight at once (at least 1).
+        public var concurrencyLimit: Int
+        /// When failed attempts are retried automatically.
+        public var retryPolicy: RetryPolicy
+        /// The shortest time between two `progressed` events of one job.
+        public var progressInterval: Duration
+        /// How far back the send rate looks.
+        public var rateWindow: Duration
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - concurrencyLimit: Jobs in flight at once; default 4.
+        ///   - retryPolicy: The retry policy.
+        ///   - progressInterval: Minimum gap between progress events per job; default 100 ms.
+        ///   - rateWindow: The rate's sliding window; default 5 s.
+        public init(
+            concurrencyLimit: Int = 4,
+            retryPolicy: RetryPolicy = RetryPolicy(),
+            progressInterval: Duration = .milliseconds(100),
+            rateWindow: Duration = .seconds(5)
+        ) {
+            self.concurrencyLimit = max(1, concurrencyLimit)
+            self.retryPolicy = retryPolicy
+            self.progressInterval = progressInterval
+            self.rateWindow = rateWindow
+        }
+    }
+
+    /// The timers the machine asks for.
+    public enum TimerKey: Hashable, Sendable {
+        /// A job's automatic-retry backoff is over.
+        case retry(UploadJobID)
+        /// A job's throttled progress is due to be emitted.
+        case progressFlush(UploadJobID)
+    }
+
+    /// What the caller must do.
+    public enum Action: Sendable, Hashable {
+        /// Build the job's request from `spec` and start the transfer; report back with `attempt`.
+        case start(UploadJobID, attempt: Int, spec: UploadJobSpec)
+        /// Abort the job's in-flight transfer now; its completion will be ignored.
+        case abort(UploadJobID)
+        /// Call `timerFired(_:now:)` with the key at `at`, replacing any timer with that key.
+        case scheduleTimer(TimerKey, at: SchedulerInstant)
+        /// Cancel the timer with the key.
+        case cancelTimer(TimerKey)
+        /// Write the change to the journal.
+        case persist(JournalChange)
+        /// Publish the event.
+        case emit(UploadEvent)
+    }
+
+    private struct JobRecord: Sendable {
+        var job: UploadJob
+        var readyTicket = -1
+        var rate: RateEstimator
+        var lastProgressEmit: SchedulerInstant?
+        var emittedBytes: Int64 = -1
+        var flushScheduled = false
+    }
+
+    private struct ReadyEntry: Sendable {
+        var id: UploadJobID
+        var ticket: Int
+    }
+
+    private var configuration: Configuration
+    private var jobs: [UploadJobID: JobRecord] = [:]
+    /// Jobs eligible to start, oldest first; stale entries are skipped by ticket.
+    private var readyQueue: [ReadyEntry] = []
+    private var readyHead = 0
+    private var nextTicket = 0
+    private var inFlight: Set<UploadJobID> = []
+    private var counts: [UploadJobState: Int] = [:]
+    private var paused = false
+    private var wasIdle = true
+    private var random: any RandomNumberGenerator & Sendable
+
+    /// Creates an empty, running queue.
+    ///
+    /// - Parameters:
+    ///   - configuration: Limits, retry policy, throttling.
+    ///   - random: The source of retry jitter; inject a fixed one in tests.
+    public init(
+        configuration: Configuration = Configuration(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.random = random
+    }
+
+    // MARK: - Queries
+
+    /// Whether new jobs are held back.
+    public var isPaused: Bool { paused }
+
+    /// The current concurrency limit.
+    public var concurrencyLimit: Int { configuration.concurrencyLimit }
+
+    /// The current retry policy.
+    public var retryPolicy: RetryPolicy { configuration.retryPolicy }
+
+    /// How many jobs are in flight.
+    public var inFlightCount: Int { inFlight.count }
+
+    /// Whether nothing is queued or in flight.
+    public var isIdle: Bool { count(.queued) == 0 && count(.uploading) == 0 }
+
+    /// A job by ID.
+    ///
+    /// - Parameter id: The job's ID.
+    /// - Returns: A copy of the job, or nil if there is no such job.
+    public func job(_ id: UploadJobID) -> UploadJob? {
+        jobs[id]?.job
+    }
+
+    /// The IDs of the jobs in a state, in ID order.
+    ///
+    /// - Parameter state: The state.
+    /// - Returns: The IDs.
+    public func jobIDs(in state: UploadJobState) -> [UploadJobID] {
+        jobs.values.lazy.filter { $0.job.state == state }.map(\.job.id).sorted()
+    }
+
+    /// How many jobs are in a state.
+    ///
+    /// - Parameter state: The state.
+    /// - Returns: The count.
+    public func count(_ state: UploadJobState) -> Int {
+        counts[state, default: 0]
+    }
+
+    /// Totals over the queue.
+    public var summary: UploadSummary {
+        var summary = UploadSummary(
+            total: jobs.count, queued: count(.queued), uploading: count(.uploading),
+            succeeded: count(.succeeded), failed: count(.failed), cancelled: count(.cancelled)
+        )
+        for record in jobs.values {
+            let job = record.job
+            summary.bytesSent += job.progress.bytesSent
+            summary.totalBytes += job.progress.totalBytes ?? job.spec.estimatedBytes
+            if job.state == .uploading { summary.bytesPerSecond += job.progress.bytesPerSecond ?? 0 }
+        }
+        return summary
+    }
+
+    /// A copy of the whole queue.
+    public var snapshot: UploadQueueSnapshot {
+        UploadQueueSnapshot(
+            jobs: jobs.values.map(\.job).sorted { $0.id < $1.id },
+            summary: summary,
+            isPaused: paused,
+            concurrencyLimit: configuration.concurrencyLimit
+        )
+    }
+
+    // MARK: - Events from the user
+
+    /// New jobs were queued.
+    ///
+    /// - Parameter newJobs: The jobs, with their IDs; they are queued whatever state they carry.
+    ///   A job whose ID is already in the queue is ignored.
+    /// - Returns: `queued` events, then starts as far as the limit allows.
+    public mutating func enqueue(_ newJobs: [UploadJob]) -> [Action] {
+        var actions: [Action] = []
+        for var job in newJobs where jobs[job.id] == nil {
+            job.state = .queued
+            job.retryAt = nil
+            insert(job)
+            makeReady(job.id)
+            actions.append(.emit(.queued(job)))
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// Jobs were restored from the journal.
+    ///
+    /// Queued and uploading jobs are queued again; failed jobs stay failed (with their error);
+    /// finished jobs are kept as they are. A job listed in `changedFiles` is failed with
+    /// `fileChangedSinceQueued` instead, so it is not sent silently. Always ends with `idle` if
+    /// nothing is left to do, so a caller waiting for idleness is not left hanging.
+    ///
+    /// - Parameters:
+    ///   - restored: The jobs as the journal had them.
+    ///   - changedFiles: For jobs whose file changed since they were queued, that file's path.
+    /// - Returns: The actions.
+    public mutating func restore(_ restored: [UploadJob], changedFiles: [UploadJobID: String] = [:]) -> [Action] {
+        var actions: [Action] = []
+        for var job in restored.sorted(by: { $0.id < $1.id }) where jobs[job.id] == nil {
+            job.retryAt = nil
+            if let path = changedFiles[job.id], job.state != .succeeded, job.state != .cancelled {
+                job.state = .failed
+                job.lastError = .fileChangedSinceQueued(path: path)
+                insert(job)
+                actions.append(.persist(.update(job, includingSpec: false)))
+                actions.append(.emit(.failed(job, reason: .fileChangedSinceQueued(path: path))))
+                continue
+            }
+            switch job.state {
+            case .queued, .uploading:
+                let wasUploading = job.state == .uploading
+                job.state = .queued
+                insert(job)
+                makeReady(job.id)
+                if wasUploading { actions.append(.persist(.update(job, includingSpec: false))) }
+                actions.append(.emit(.queued(job)))
+            case .failed:
+                insert(job)
+                actions.append(.emit(.failed(job, reason: job.lastError ?? .recorded(description: "failed in an earlier run"))))
+            case .succeeded, .cancelled:
+                insert(job)
+            }
+        }
+        let wasIdleBefore = wasIdle
+        settle(&actions)
+        if isIdle, wasIdleBefore { actions.append(.emit(.idle(summary))) }
+        return actions
+    }
+
+    /// The user paused the queue: nothing new starts; transfers in flight go on.
+    ///
+    /// - Returns: No actions.
+    public mutating func pause() -> [Action] {
+        paused = true
+        return []
+    }
+
+    /// The user resumed the queue.
+    ///
+    /// - Returns: Starts as far as the limit allows.
+    public mutating func resume() -> [Action] {
+        paused = false
+        var actions: [Action] = []
+        settle(&actions)
+        return actions
+    }
+
+    /// The user changed the concurrency limit. Lowering it aborts nothing: the queue lets
+    /// in-flight jobs finish and starts no new one until it is under the limit.
+    ///
+    /// - Parameter limit: The new limit; values below 1 count as 1.
+    /// - Returns: Starts, when the limit grew.
+    public mutating func setConcurrencyLimit(_ limit: Int) -> [Action] {
+        configuration.concurrencyLimit = max(1, limit)
+        var actions: [Action] = []
+        settle(&actions)
+        return actions
+    }
+
+    /// The user changed the retry policy; it applies to failures from now on.
+    ///
+    /// - Parameter policy: The new policy.
+    /// - Returns: No actions.
+    public mutating func setRetryPolicy(_ policy: RetryPolicy) -> [Action] {
+        configuration.retryPolicy = policy
+        return []
+    }
+
+    /// The user cancelled a job. An in-flight transfer is aborted at once; a pending retry is
+    /// dropped. Cancelling a succeeded or cancelled job does nothing.
+    ///
+    /// - Parameter id: The job.
+    /// - Returns: The actions.
+    public mutating func cancel(_ id: UploadJobID) -> [Action] {
+        var actions: [Action] = []
+        cancelOne(id, &actions)
+        settle(&actions)
+        return actions
+    }
+
+    /// The user cancelled every queued and in-flight job. Failed jobs keep their state and error.
+    ///
+    /// - Returns: The actions.
+    public mutating func cancelAll() -> [Action] {
+        var actions: [Action] = []
+        for id in jobs.values.lazy.filter({ $0.job.state == .queued || $0.job.state == .uploading }).map(\.job.id).sorted() {
+            cancelOne(id, &actions)
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// The user retried a failed or cancelled job, or a job waiting for its automatic retry
+    /// (which then goes at once). Its automatic-retry count starts again from zero.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - refreshedFiles: The job's files re-captured now, to accept files that changed since
+    ///     they were queued; nil keeps the recorded ones.
+    /// - Returns: The actions.
+    public mutating func retry(_ id: UploadJobID, refreshedFiles: [QueuedFile]? = nil) -> [Action] {
+        var actions: [Action] = []
+        retryOne(id, refreshedFiles: refreshedFiles, &actions)
+        settle(&actions)
+        return actions
+    }
+
+    /// The user retried every failed job.
+    ///
+    /// - Parameter refreshedFiles: Re-captured files per job, as for `retry(_:refreshedFiles:)`.
+    /// - Returns: The actions.
+    public mutating func retryAllFailed(refreshedFiles: [UploadJobID: [QueuedFile]] = [:]) -> [Action] {
+        var actions: [Action] = []
+        for id in jobIDs(in: .failed) {
+            retryOne(id, refreshedFiles: refreshedFiles[id], &actions)
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// The user removed a job: an in-flight transfer is aborted, its row deleted.
+    ///
+    /// - Parameter id: The job.
+    /// - Returns: The actions.
+    public mutating func remove(_ id: UploadJobID) -> [Action] {
+        guard var record = jobs[id] else { return [] }
+        var actions: [Action] = []
+        detach(&record, &actions)
+        jobs[id] = nil
+        counts[record.job.state, default: 0] -= 1
+        actions.append(.persist(.delete([id])))
+        actions.append(.emit(.removed(id)))
+        settle(&actions)
+        return actions
+    }
+
+    /// The user cleared finished jobs: succeeded and cancelled ones leave the queue (failed ones
+    /// stay, they wait for the user).
+    ///
+    /// - Returns: One `delete` for all their rows and a `removed` event per job.
+    public mutating func clearFinished() -> [Action] {
+        let ids = jobs.values.lazy.filter { $0.job.state.isFinished }.map(\.job.id).sorted()
+        guard !ids.isEmpty else { return [] }
+        var actions: [Action] = [.persist(.delete(ids))]
+        for id in ids {
+            if let record = jobs.removeValue(forKey: id) { counts[record.job.state, default: 0] -= 1 }
+            actions.append(.emit(.removed(id)))
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// The program is stopping (Ctrl-C, quit): the queue pauses, in-flight transfers are aborted
+    /// and their jobs, like those waiting for a retry, go back to queued, so the journal holds
+    /// them for the next run. The aborted attempts still count in `attempts`.
+    ///
+    /// - Returns: The actions.
+    public mutating func stop() -> [Action] {
+        paused = true
+        var actions: [Action] = []
+        let affected = jobs.values.lazy
+            .filter { $0.job.state == .uploading || ($0.job.state == .queued && $0.job.retryAt != nil) }
+            .map(\.job.id).sorted()
+        for id in affected {
+            guard var record = jobs[id] else { continue }
+            detach(&record, &actions)
+            setState(&record, .queued)
+            record.job.progress.bytesPerSecond = nil
+            record.job.progress.estimatedTimeRemaining = nil
+            jobs[id] = record
+            makeReady(id)
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.emit(.queued(record.job)))
+        }
+        settle(&actions)
+        return actions
+    }
+
+    // MARK: - Events from the transport and the clock
+
+    /// The job's request was built and its transfer handed to the transport.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt from the `start` action.
+    ///   - totalBytes: The body's exact length.
+    ///   - now: The current instant.
+    /// - Returns: The `started` event.
+    public mutating func transferBegan(_ id: UploadJobID, attempt: Int, totalBytes: Int64, now: SchedulerInstant) -> [Action] {
+        guard var record = current(id, attempt) else { return [] }
+        record.job.progress = UploadProgress(bytesSent: 0, totalBytes: totalBytes)
+        record.rate.reset()
+        record.rate.record(0, at: now)
+        record.lastProgressEmit = now
+        record.emittedBytes = 0
+        jobs[id] = record
+        return [.emit(.started(record.job))]
+    }
+
+    /// The transport wrote more of the body.
+    ///
+    /// Progress events are throttled to one per `progressInterval` per job; a report that comes
+    /// too soon is emitted by a flush timer at the end of the interval.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - bytesSent: Cumulative body bytes written in this attempt.
+    ///   - now: The current instant.
+    /// - Returns: A `progressed` event, a flush timer, or nothing.
+    public mutating func transportProgressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64, now: SchedulerInstant) -> [Action] {
+        guard var record = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        record.job.progress.bytesSent = max(0, bytesSent)
+        record.rate.record(record.job.progress.bytesSent, at: now)
+        updateRate(&record)
+        if let last = record.lastProgressEmit, now - last < configuration.progressInterval {
+            if !record.flushScheduled {
+                record.flushScheduled = true
+                actions.append(.scheduleTimer(.progressFlush(id), at: last + configuration.progressInterval))
+            }
+        } else {
+            emitProgress(&record, now: now, &actions)
+        }
+        jobs[id] = record
+        return actions
+    }
+
+    /// The server answered. 2xx succeeds; any other status is a failure handled by the retry
+    /// policy (408, 429 and 5xx retried, honouring `retryAfter`).
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - response: The captured response.
+    ///   - retryAfter: The delay its `Retry-After` header asks for, already resolved.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func transportCompleted(
+        _ id: UploadJobID, attempt: Int, response: UploadResponse, retryAfter: Duration?, now: SchedulerInstant
+    ) -> [Action] {
+        guard var record = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        detach(&record, transferEnded: true, &actions)
+        record.job.response = response
+        if response.isSuccess {
+            setState(&record, .succeeded)
+            record.job.lastError = nil
+            if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }
+            record.job.progress.estimatedTimeRemaining = .zero
+            jobs[id] = record
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.emit(.succeeded(record.job)))
+        } else {
+            fail(&record, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// The attempt failed before a response: a transport error, or the body could not be built
+    /// (a local file error, reported before the transfer began).
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - error: What went wrong.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func transportFailed(_ id: UploadJobID, attempt: Int, error: UploadError, now: SchedulerInstant) -> [Action] {
+        guard var record = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        detach(&record, transferEnded: true, &actions)
+        fail(&record, error, now: now, &actions)
+        settle(&actions)
+        return actions
+    }
+
+    /// A timer the machine asked for fired.
+    ///
+    /// - Parameters:
+    ///   - key: The timer.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func timerFired(_ key: TimerKey, now: SchedulerInstant) -> [Action] {
+        var actions: [Action] = []
+        switch key {
+        case let .retry(id):
+            guard var record = jobs[id], record.job.state == .queued, record.job.retryAt != nil else { return [] }
+            record.job.retryAt = nil
+            jobs[id] = record
+            makeReady(id)
+            settle(&actions)
+        case let .progressFlush(id):
+            guard var record = jobs[id], record.flushScheduled else { return [] }
+            record.flushScheduled = false
+            if record.job.state == .uploading, record.job.progress.bytesSent != record.emittedBytes {
+                emitProgress(&record, now: now, &actions)
+            }
+            jobs[id] = record
+        }
+        return actions
+    }
+
+    // MARK: - Internals
+
+    private func current(_ id: UploadJobID, _ attempt: Int) -> JobRecord? {
+        guard let record = jobs[id], record.job.state == .uploading, record.job.attempts == attempt else { return nil }
+        return record
+    }
+
+    private mutating func insert(_ job: UploadJob) {
+        jobs[job.id] = JobRecord(job: job, rate: RateEstimator(window: configuration.rateWindow))
+        counts[job.state, default: 0] += 1
+    }
+
+    private mutating func setState(_ record: inout JobRecord, _ state: UploadJobState) {
+        counts[record.job.state, default: 0] -= 1
+        counts[state, default: 0] += 1
+        record.job.state = state
+    }
+
+    private mutating func makeReady(_ id: UploadJobID) {
+        jobs[id]?.readyTicket = nextTicket
+        readyQueue.append(ReadyEntry(id: id, ticket: nextTicket))
+        nextTicket += 1
+    }
+
+    private mutating func popReady() -> UploadJobID? {
+        while readyHead < readyQueue.count {
+            let entry = readyQueue[readyHead]
+            readyHead += 1
+            if let record = jobs[entry.id], record.readyTicket == entry.ticket,
+               record.job.state == .queued, record.job.retryAt == nil {
+                if readyHead >= 4096, readyHead * 2 >= readyQueue.count {
+                    readyQueue.removeFirst(readyHead)
+                    readyHead = 0
+                }
+                return entry.id
+            }
+        }
+        readyQueue.removeAll(keepingCapacity: true)
+        readyHead = 0
+        return nil
+    }
+
+    /// Takes the job out of flight or out of its retry wait, asking for the matching abort
+    /// (unless the transfer already ended) or timer cancellation. The caller sets the new state.
+    private mutating func detach(_ record: inout JobRecord, transferEnded: Bool = false, _ actions: inout [Action]) {
+        let id = record.job.id
+        switch record.job.state {
+        case .uploading:
+            inFlight.remove(id)
+            if record.flushScheduled {
+                record.flushScheduled = false
+                actions.append(.cancelTimer(.progressFlush(id)))
+            }
+            if !transferEnded { actions.append(.abort(id)) }
+        case .queued where record.job.retryAt != nil:
+            record.job.retryAt = nil
+            actions.append(.cancelTimer(.retry(id)))
+        default:
+            break
+        }
+    }
+
+    private mutating func cancelOne(_ id: UploadJobID, _ actions: inout [Action]) {
+        guard var record = jobs[id] else { return }
+        switch record.job.state {
+        case .queued, .uploading, .failed: break
+        case .succeeded, .cancelled: return
+        }
+        detach(&record, &actions)
+        setState(&record, .cancelled)
+        record.job.progress.bytesPerSecond = nil
+        record.job.progress.estimatedTimeRemaining = nil
+        jobs[id] = record
+        actions.append(.persist(.update(record.job, includingSpec: false)))
+        actions.append(.emit(.cancelled(record.job)))
+    }
+
+    private mutating func retryOne(_ id: UploadJobID, refreshedFiles: [QueuedFile]?, _ actions: inout [Action]) {
+        guard var record = jobs[id] else { return }
+        switch record.job.state {
+        case .failed, .cancelled: break
+        case .queued where record.job.retryAt != nil: detach(&record, &actions)
+        case .queued, .uploading, .succeeded: return
+        }
+        if let refreshedFiles { record.job.spec.files = refreshedFiles }
+        record.job.automaticRetries = 0
+        record.job.progress.bytesSent = 0
+        record.job.progress.bytesPerSecond = nil
+        record.job.progress.estimatedTimeRemaining = nil
+        setState(&record, .queued)
+        jobs[id] = record
+        makeReady(id)
+        actions.append(.persist(.update(record.job, includingSpec: refreshedFiles != nil)))
+        actions.append(.emit(.queued(record.job)))
+    }
+
+    private mutating func fail(_ record: inout JobRecord, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]) {
+        let id = record.job.id
+        record.job.lastError = error
+        record.job.progress.bytesPerSecond = nil
+        record.job.progress.estimatedTimeRemaining = nil
+        let policy = configuration.retryPolicy
+        if let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() }) {
+            record.job.automaticRetries += 1
+            setState(&record, .queued)
+            let deadline = now + delay
+            record.job.retryAt = deadline
+            jobs[id] = record
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.scheduleTimer(.retry(id), at: deadline))
+            actions.append(.emit(.retrying(record.job, after: delay)))
+        } else {
+            setState(&record, .failed)
+            jobs[id] = record
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.emit(.failed(record.job, reason: error)))
+        }
+    }
+
+    private mutating func updateRate(_ record: inout JobRecord) {
+        let rate = record.rate.bytesPerSecond
+        record.job.progress.bytesPerSecond = rate
+        if let rate, rate > 0, let total = record.job.progress.totalBytes {
+            let remaining = Double(max(0, total - record.job.progress.bytesSent)) / rate
+            record.job.progress.estimatedTimeRemaining = .milliseconds(Int64((remaining * 1000).rounded()))
+        } else {
+            record.job.progress.estimatedTimeRemaining = nil
+        }
+    }
+
+    private func emitProgress(_ record: inout JobRecord, now: SchedulerInstant, _ actions: inout [Action]) {
+        record.lastProgressEmit = now
+        record.emittedBytes = record.job.progress.bytesSent
+        actions.append(.emit(.progressed(record.job)))
+    }
+
+    /// Starts jobs while the limit allows, then emits `idle` when the queue just became idle.
+    private mutating func settle(_ actions: inout [Action]) {
+        while !paused, inFlight.count < configuration.concurrencyLimit, let id = popReady() {
+            guard var record = jobs[id] else { continue }
+            record.job.attempts += 1
+            setState(&record, .uploading)
+            record.job.progress = UploadProgress(bytesSent: 0, totalBytes: record.job.progress.totalBytes)
+            record.rate.reset()
+            record.lastProgressEmit = nil
+            record.emittedBytes = -1
+            jobs[id] = record
+            inFlight.insert(id)
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.start(id, attempt: record.job.attempts, spec: record.job.spec))
+        }
+        let idle = isIdle
+        if idle, !wasIdle { actions.append(.emit(.idle(summary))) }
+        wasIdle = idle
+    }
+
+    private mutating func nextJitter() -> Double {
+        Double(random.next() >> 11) * 0x1p-53
+    }
+}

@@ -1,0 +1,38 @@
+/// Sends one request with a streamed multipart body and reports progress and the outcome.
+///
+/// The manager calls `start` on its root queue; the transport may call `progress` and
+/// `completion` on any thread (the manager hops back onto its queue).
+///
+/// A transport **must**:
+/// - send exactly `request.body.contentLength` bytes with that `Content-Length`, reading the body
+///   through a reader it opens for this request and closes when the request ends, however it ends;
+/// - call `progress` with the cumulative number of body bytes actually written to the connection
+///   (not handed to a buffer), as often as it likes;
+/// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
+///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
+///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
+///   `.multipartFailed(_:)` when reading the body failed (a file vanished or changed mid-send);
+/// - not block in `start` or in `TransportTask.cancel()` (both run on the root queue). Calling
+///   back from within `start`, or after `cancel()`, is allowed: the manager hops every callback
+///   onto its queue and ignores those of aborted attempts.
+public protocol UploadTransport: Sendable {
+    /// Starts a transfer.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - progress: Receives cumulative body bytes written.
+    ///   - completion: Receives the outcome, once.
+    /// - Returns: A handle that aborts the transfer.
+    func start(
+        _ request: UploadRequest,
+        progress: @escaping @Sendable (Int64) -> Void,
+        completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
+    ) -> any TransportTask
+}
+
+/// A transfer in flight.
+public protocol TransportTask: Sendable {
+    /// Aborts the transfer now: the connection is closed and the body's files are released. The
+    /// transport still calls `completion` (with any failure); the manager ignores it.
+    func cancel()
+}

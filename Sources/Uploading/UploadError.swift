@@ -1,0 +1,171 @@
+import Multipart
+
+/// Everything that can go wrong with an upload job or the queue's journal.
+///
+/// Each case says what happened and, in `description`, what to do. `isRetryable` sorts errors
+/// into those retried automatically (the network or the server may recover) and those that wait
+/// for the user (retrying cannot help until something changes).
+public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Building or streaming the multipart body failed: a file is missing, a directory, not a
+    /// regular file, unreadable, changed or unreadable while it was sent, or a field name or
+    /// header is invalid. Not retried automatically.
+    case multipartFailed(MultipartError)
+    /// A file of the job changed size or modification time since it was queued; it is not sent
+    /// until the user retries the job (which accepts the file as it is now). Not retried
+    /// automatically.
+    case fileChangedSinceQueued(path: String)
+    /// The job's URL, method or headers cannot make a request. Not retried automatically.
+    case requestInvalid(reason: RequestReason)
+    /// The connection failed, dropped or stalled before a response arrived. Retried
+    /// automatically, except for TLS failures.
+    case transferFailed(reason: TransferReason)
+    /// The server answered with a status outside 200–299. 408, 429 and 5xx are retried
+    /// automatically (honouring `retryAfter`); other statuses wait for the user.
+    case serverRejected(status: Int, retryAfter: Duration?)
+    /// The journal could not be opened, read or written.
+    case journalFailed(reason: JournalReason)
+    /// An error recorded by an earlier run and restored from the journal; only its description
+    /// survives.
+    case recorded(description: String)
+
+    /// Why a request could not be made.
+    public enum RequestReason: Sendable, Hashable {
+        /// The URL is not an `http` or `https` URL with a host.
+        case invalidTarget(UploadTargetError)
+        /// The method is empty or holds characters a method may not hold.
+        case invalidMethod(String)
+        /// A header is malformed or is one Ferry sets itself.
+        case invalidHeader(RequestHeadersError)
+    }
+
+    /// How a transfer failed. Transports map their library's errors onto these.
+    public enum TransferReason: Sendable, Hashable {
+        /// The connection could not be established (refused, unreachable, DNS failed).
+        case connectFailed(message: String)
+        /// Connecting took longer than the connect timeout.
+        case connectTimedOut
+        /// The connection closed or reset before the response was complete.
+        case connectionLost(message: String)
+        /// No bytes moved in either direction for the idle timeout.
+        case idleTimedOut
+        /// The TLS handshake failed (certificate not trusted, say). Not retried automatically.
+        case tlsFailed(message: String)
+        /// Any other transport failure.
+        case other(message: String)
+    }
+
+    /// How the journal failed.
+    public enum JournalReason: Sendable, Hashable {
+        /// The database or its directory could not be created or opened.
+        case openFailed(path: String, message: String)
+        /// Reading the journal failed.
+        case readFailed(message: String)
+        /// Writing the journal failed.
+        case writeFailed(message: String)
+    }
+
+    /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, 5xx).
+    public var isRetryable: Bool {
+        switch self {
+        case let .transferFailed(reason):
+            if case .tlsFailed = reason { return false }
+            return true
+        case let .serverRejected(status, _):
+            return status == 408 || status == 429 || (500...599).contains(status)
+        case .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
+            return false
+        }
+    }
+
+    /// Whether the error says a file changed since it was queued or while it was sent.
+    public var isFileChanged: Bool {
+        switch self {
+        case .fileChangedSinceQueued: return true
+        case .multipartFailed(.fileChanged): return true
+        default: return false
+        }
+    }
+
+    /// The `Retry-After` delay a server asked for, if any.
+    public var retryAfter: Duration? {
+        if case let .serverRejected(_, retryAfter) = self { return retryAfter }
+        return nil
+    }
+
+    /// The path of the file the error is about, if any.
+    public var path: String? {
+        switch self {
+        case let .fileChangedSinceQueued(path): return path
+        case let .multipartFailed(.fileRejected(path, _)), let .multipartFailed(.fileChanged(path, _)),
+             let .multipartFailed(.fileReadFailed(path, _)):
+            return path
+        case let .journalFailed(.openFailed(path, _)): return path
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .multipartFailed(error):
+            return error.description
+        case let .fileChangedSinceQueued(path):
+            return "\(path): changed since it was queued; retry the job to send its current content"
+        case let .requestInvalid(reason):
+            return reason.description
+        case let .transferFailed(reason):
+            return reason.description
+        case let .serverRejected(status, retryAfter):
+            var text = "the server answered \(status)"
+            if let retryAfter { text += " (Retry-After \(UploadError.format(retryAfter)))" }
+            if status == 408 || status == 429 || (500...599).contains(status) {
+                return text + "; retrying may help"
+            }
+            return text + "; check the URL, headers and fields, then retry"
+        case let .journalFailed(reason):
+            return reason.description
+        case let .recorded(description):
+            return description
+        }
+    }
+
+    /// A duration as `N s`, or `N ms` when it is not a whole number of seconds.
+    static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(milliseconds) ms"
+    }
+}
+
+extension UploadError.RequestReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .invalidTarget(error): return error.description
+        case let .invalidMethod(method): return "invalid HTTP method \(method.debugDescription): use a token such as POST or PUT"
+        case let .invalidHeader(error): return error.description
+        }
+    }
+}
+
+extension UploadError.TransferReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .connectFailed(message): return "could not connect: \(message); check the host and port"
+        case .connectTimedOut: return "connecting timed out; check the host and the network"
+        case let .connectionLost(message): return "the connection was lost: \(message)"
+        case .idleTimedOut: return "no data moved for the idle timeout; the server or network stalled"
+        case let .tlsFailed(message): return "TLS failed: \(message); check the certificate (or --insecure for a test server)"
+        case let .other(message): return "the transfer failed: \(message)"
+        }
+    }
+}
+
+extension UploadError.JournalReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .openFailed(path, message):
+            return "could not open the journal at \(path): \(message); check the directory's permissions"
+        case let .readFailed(message): return "could not read the journal: \(message)"
+        case let .writeFailed(message): return "could not write the journal: \(message); the queue may not survive a restart"
+        }
+    }
+}

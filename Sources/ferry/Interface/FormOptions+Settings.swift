@@ -1,0 +1,25 @@
+import ArgumentParser
+import FerryApp
+import Multipart
+
+extension FormOptions {
+    /// Whether any option that describes requests was given (then they win over the form the
+    /// journal saved).
+    var describesRequests: Bool { url != nil || !form.isEmpty || !header.isEmpty }
+
+    /// The form's settings from the options.
+    ///
+    /// - Returns: The settings.
+    /// - Throws: `ValidationError` for a `-F` that is not a text parameter.
+    func formSettings() throws -> FormSettings {
+        let parameters = try formArguments().map { argument -> FormRow in
+            guard case .text(let value) = argument.value else {
+                throw ValidationError("-F \(argument.name): the interface takes text parameters (NAME=VALUE) only; use `ferry send` for file parts")
+            }
+            return FormRow(name: argument.name, value: value)
+        }
+        let headers = try headerFields().map { FormRow(name: $0.name, value: $0.value) }
+        return FormSettings(url: url ?? "", fileField: field, concurrency: concurrency, retries: retry,
+                            parameters: parameters, headers: headers)
+    }
+}

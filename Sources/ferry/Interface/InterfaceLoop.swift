@@ -1,0 +1,111 @@
+import Dispatch
+import FerryApp
+import Foundation
+import NcursesBackend
+import TerminalUI
+import Uploading
+
+/// The interface's event loop on one thread: keys and upload events in, commands out, a frame
+/// drawn whenever the state changed.
+///
+/// Not Sendable: it **must** run on the thread that created the terminal.
+final class InterfaceLoop {
+    private let terminal: NcursesTerminal
+    private let manager: UploadManager
+    private let journal: UploadJournal?
+    private let inbox: EventInbox
+    private var state: AppState
+    private var pending: [AppMessage] = []
+    private var busyUntil = DispatchTime.now()
+
+    /// How long `readKey` waits while uploads run: progress redraws about 10 times a second.
+    static let activeTimeoutMilliseconds = 100
+    /// How long `readKey` waits when nothing happens; only keys wake the loop then.
+    static let idleTimeoutMilliseconds = 1000
+
+    /// Creates the loop.
+    ///
+    /// - Parameters:
+    ///   - terminal: The started terminal.
+    ///   - manager: The upload engine.
+    ///   - journal: The journal the form is saved in.
+    ///   - inbox: Where the manager's events arrive.
+    ///   - state: The initial state.
+    init(terminal: NcursesTerminal, manager: UploadManager, journal: UploadJournal?, inbox: EventInbox, state: AppState) {
+        self.terminal = terminal
+        self.manager = manager
+        self.journal = journal
+        self.inbox = inbox
+        self.state = state
+    }
+
+    /// Runs until the user quits.
+    ///
+    /// - Parameter initial: Messages to apply first (restored jobs, say).
+    func run(initial: [AppMessage]) {
+        pending = initial
+        execute(state.initialCommands)
+        var dirty = true
+        while !state.isQuitting {
+            pending += inbox.drain().map(AppMessage.uploadEventReceived)
+            if !pending.isEmpty {
+                dirty = true
+                busyUntil = .now() + .seconds(2)
+            }
+            while !pending.isEmpty {
+                let message = pending.removeFirst()
+                execute(state.update(message))
+            }
+            if state.isQuitting { break }
+            if dirty {
+                terminal.draw(AppView.render(state, size: terminal.size))
+                dirty = false
+            }
+            let busy = state.queue.hasActiveJobs || DispatchTime.now() < busyUntil
+            let timeout = busy ? Self.activeTimeoutMilliseconds : Self.idleTimeoutMilliseconds
+            if let key = terminal.readKey(timeoutMilliseconds: timeout) {
+                pending.append(.keyPressed(key))
+            }
+        }
+    }
+
+    private func execute(_ commands: [AppCommand]) {
+        for command in commands {
+            pending += perform(command)
+        }
+    }
+
+    private func perform(_ command: AppCommand) -> [AppMessage] {
+        switch command {
+        case .loadDirectory(let path, let focusName):
+            return [.directoryLoaded(DirectoryReader.read(path, focusName: focusName))]
+        case .collectFiles(let path):
+            return [.filesCollected(DirectoryReader.collectFiles(under: path))]
+        case .setRetryLimit(let retries):
+            manager.setRetryPolicy(RetryPolicy(maximumRetries: retries))
+        case .enqueue(let specs):
+            do {
+                try manager.enqueue(specs)
+            } catch {
+                return [.commandFailed("could not queue: \(error.description)")]
+            }
+        case .retry(let id): manager.retry(id)
+        case .retryAllFailed: manager.retryAllFailed()
+        case .cancel(let id): manager.cancel(id)
+        case .cancelAll: manager.cancelAll()
+        case .setPaused(let paused): paused ? manager.pause() : manager.resume()
+        case .setConcurrency(let limit): manager.setConcurrencyLimit(limit)
+        case .remove(let id): manager.remove(id)
+        case .clearFinished: manager.clearFinished()
+        case .saveForm(let settings):
+            do {
+                try journal?.saveFormState(settings)
+            } catch {
+                return [.commandFailed("could not save the form: \(error.description)")]
+            }
+        case .quit:
+            break
+        }
+        return []
+    }
+}

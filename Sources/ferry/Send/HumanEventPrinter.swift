@@ -1,0 +1,95 @@
+import Foundation
+import TerminalUI
+import Uploading
+
+/// `ferry send`'s human output: a line per finished, failed or retried job; on a terminal also a
+/// live line per active job, redrawn in place below them, and a summary at the end.
+///
+/// Unchecked `Sendable`: every call **must** come from one serial queue (`ferry.send.events`, the
+/// manager's subscription queue), which is what guards the mutable state.
+final class HumanEventPrinter: @unchecked Sendable {
+    private let output: FileHandle
+    private let isTerminal: Bool
+    private var active: [UploadJobID: UploadJob] = [:]
+    private var liveLineCount = 0
+
+    /// Creates a printer.
+    ///
+    /// - Parameters:
+    ///   - output: Where lines go.
+    ///   - isTerminal: Whether `output` is a terminal (live lines are drawn only then).
+    init(output: FileHandle, isTerminal: Bool) {
+        self.output = output
+        self.isTerminal = isTerminal
+    }
+
+    /// Prints what an event changes.
+    func handle(_ event: UploadEvent) {
+        var lines: [String] = []
+        switch event {
+        case let .started(job), let .progressed(job):
+            active[job.id] = job
+        case let .retrying(job, after):
+            active[job.id] = nil
+            lines.append("retry   \(name(job)) in \(HumanFormat.duration(after)): \(job.lastError?.description ?? "")")
+        case let .succeeded(job):
+            active[job.id] = nil
+            let status = job.response.map { " HTTP \($0.status)" } ?? ""
+            lines.append("done    \(name(job))  \(HumanFormat.bytes(job.progress.bytesSent))\(status)")
+        case let .failed(job, reason):
+            active[job.id] = nil
+            lines.append("failed  \(name(job)): \(reason.description)")
+        case let .cancelled(job):
+            active[job.id] = nil
+            lines.append("cancel  \(name(job))")
+        case let .journalFailed(error):
+            FileHandle.standardError.write(Data("ferry: \(error)\n".utf8))
+        case .queued, .removed, .idle:
+            break
+        }
+        redraw(adding: lines)
+    }
+
+    /// Clears the live lines and prints the summary.
+    func finish(_ summary: UploadSummary, seconds: Double) {
+        active = [:]
+        let rate = seconds > 0 ? Double(summary.bytesSent) / seconds : 0
+        redraw(adding: [
+            "\(summary.succeeded) succeeded, \(summary.failed) failed, \(summary.cancelled) cancelled; "
+                + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.duration(seconds: seconds)) "
+                + "(\(HumanFormat.rate(bytesPerSecond: rate)))",
+        ])
+    }
+
+    private func redraw(adding lines: [String]) {
+        var text = ""
+        if isTerminal, liveLineCount > 0 {
+            text += "\u{1B}[\(liveLineCount)A\u{1B}[J"
+        }
+        for line in lines { text += line + "\n" }
+        liveLineCount = 0
+        if isTerminal {
+            for job in active.values.sorted(by: { $0.id < $1.id }) {
+                text += liveLine(job) + "\n"
+                liveLineCount += 1
+            }
+        }
+        if !text.isEmpty { output.write(Data(text.utf8)) }
+    }
+
+    private func liveLine(_ job: UploadJob) -> String {
+        let progress = job.progress
+        let percent = progress.fractionCompleted.map(HumanFormat.percent) ?? "--"
+        let rate = progress.bytesPerSecond.map { HumanFormat.rate(bytesPerSecond: $0) } ?? ""
+        let eta = progress.estimatedTimeRemaining.map { "ETA " + HumanFormat.duration($0) } ?? ""
+        let total = progress.totalBytes.map(HumanFormat.bytes) ?? "?"
+        return "  ↑ \(name(job))  \(HumanFormat.bytes(progress.bytesSent))/\(total)  \(percent)  \(rate)  \(eta)"
+    }
+
+    private func name(_ job: UploadJob) -> String {
+        let paths = job.spec.files.map(\.path)
+        guard let first = paths.first else { return "#\(job.id)" }
+        let base = DisplayWidth.escapingControls(URL(fileURLWithPath: first).lastPathComponent)
+        return paths.count > 1 ? "\(base) (+\(paths.count - 1) more)" : base
+    }
+}

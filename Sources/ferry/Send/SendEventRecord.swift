@@ -1,0 +1,75 @@
+import Foundation
+import Uploading
+
+/// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error
+/// where they apply.
+struct SendEventRecord: Encodable {
+    var event: String
+    var id: Int64?
+    var path: String?
+    var files: [String]?
+    var bytes: Int64?
+    var total: Int64?
+    var rate: Double?
+    var attempt: Int?
+    var status: Int?
+    var error: String?
+    var retryIn: Double?
+    var response: String?
+    var succeeded: Int?
+    var failed: Int?
+    var cancelled: Int?
+
+    /// The record for an event; nil for events scripts do not see (removal, journal notices go
+    /// to standard error).
+    init?(_ event: UploadEvent) {
+        switch event {
+        case let .queued(job): self.init(name: "queued", job: job)
+        case let .started(job): self.init(name: "started", job: job)
+        case let .progressed(job): self.init(name: "progress", job: job)
+        case let .retrying(job, after):
+            self.init(name: "retrying", job: job)
+            retryIn = Double(after.components.seconds) + Double(after.components.attoseconds) / 1e18
+        case let .succeeded(job):
+            self.init(name: "succeeded", job: job)
+            response = job.response?.bodyText
+        case let .failed(job, reason):
+            self.init(name: "failed", job: job)
+            error = reason.description
+            response = job.response.map(\.bodyText)
+        case let .cancelled(job): self.init(name: "cancelled", job: job)
+        case .idle, .removed, .journalFailed: return nil
+        }
+    }
+
+    /// The closing `summary` record.
+    init(summary: UploadSummary) {
+        event = "summary"
+        succeeded = summary.succeeded
+        failed = summary.failed
+        cancelled = summary.cancelled
+        bytes = summary.bytesSent
+        total = summary.totalBytes
+    }
+
+    private init(name: String, job: UploadJob) {
+        event = name
+        id = job.id.rawValue
+        path = job.spec.files.first?.path ?? job.spec.extraFileParts.first?.path
+        files = job.spec.files.count > 1 ? job.spec.files.map(\.path) : nil
+        bytes = job.progress.bytesSent
+        total = job.progress.totalBytes
+        rate = job.progress.bytesPerSecond
+        attempt = job.attempts
+        status = job.response?.status
+        error = job.lastError?.description
+    }
+
+    /// The record as one line of JSON.
+    func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{\"event\":\"\(event)\"}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

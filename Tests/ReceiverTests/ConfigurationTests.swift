@@ -1,0 +1,83 @@
+@testable import Receiver
+import Testing
+
+@Suite("Configuration, byte counts and fault decisions")
+struct ConfigurationTests {
+    @Test(
+        "byte counts",
+        arguments: [
+            ("1048576", Int64(1_048_576)), ("512K", 524_288), ("100MB", 104_857_600), ("10GiB", 10_737_418_240),
+            ("1.5g", 1_610_612_736), ("0", 0), ("7b", 7),
+        ])
+    func byteCounts(text: String, expected: Int64) {
+        #expect(ByteCount.parse(text) == expected)
+    }
+
+    @Test("bad byte counts", arguments: ["", "abc", "-5", "12XB", "1e3", "99999999999T"])
+    func badByteCounts(text: String) {
+        #expect(ByteCount.parse(text) == nil)
+    }
+
+    @Test("out-of-range options are refused with the option's name")
+    func validation() throws {
+        #expect(throws: Never.self) { try ReceiverConfiguration().validate() }
+        let bad: [(ReceiverConfiguration, String)] = [
+            (ReceiverConfiguration(port: 70000), "--port"),
+            (ReceiverConfiguration(maxParts: 0), "--max-parts"),
+            (ReceiverConfiguration(faults: FaultPlan(failRate: 1.5)), "--fail-rate"),
+            (ReceiverConfiguration(faults: FaultPlan(dropRate: -0.1)), "--drop-rate"),
+            (ReceiverConfiguration(faults: FaultPlan(status: 42)), "--status"),
+            (ReceiverConfiguration(faults: FaultPlan(status: 101)), "--status"),
+            (ReceiverConfiguration(faults: FaultPlan(delayMilliseconds: -1)), "--delay"),
+            (ReceiverConfiguration(faults: FaultPlan(failFirst: -2)), "--fail-first"),
+        ]
+        for (configuration, option) in bad {
+            let error = #expect(throws: ReceiverError.self) { try configuration.validate() }
+            #expect(error?.description.contains(option) == true, "\(String(describing: error)) should name \(option)")
+        }
+    }
+
+    @Test("fail-first counts attempts per filename")
+    func failFirstCounts() {
+        let injector = FaultInjector(plan: FaultPlan(failFirst: 2))
+        #expect(injector.recordAttempt(filename: "a.txt") == 1)
+        #expect(injector.recordAttempt(filename: "b.txt") == 1)
+        #expect(injector.recordAttempt(filename: "a.txt") == 2)
+        #expect(injector.recordAttempt(filename: "a.txt") == nil)
+        #expect(injector.recordAttempt(filename: "b.txt") == 2)
+        #expect(injector.recordAttempt(filename: "b.txt") == nil)
+        #expect(FaultInjector(plan: .none).recordAttempt(filename: "a.txt") == nil)
+    }
+
+    @Test("seeded decisions repeat exactly and follow the rate")
+    func seededDecisions() {
+        let plan = FaultPlan(failRate: 0.3, dropRate: 0.5, seed: 1234)
+        let first = FaultInjector(plan: plan)
+        let second = FaultInjector(plan: plan)
+        var firstDecisions: [Bool] = []
+        var secondDecisions: [Bool] = []
+        for _ in 0..<1000 {
+            firstDecisions += [first.shouldDropConnection(), first.shouldFailRandomly()]
+            secondDecisions += [second.shouldDropConnection(), second.shouldFailRandomly()]
+        }
+        #expect(firstDecisions == secondDecisions)
+        let failures = stride(from: 1, to: firstDecisions.count, by: 2).filter { firstDecisions[$0] }.count
+        let drops = stride(from: 0, to: firstDecisions.count, by: 2).filter { firstDecisions[$0] }.count
+        #expect((230...370).contains(failures), "about 30% of 1000, got \(failures)")
+        #expect((430...570).contains(drops), "about 50% of 1000, got \(drops)")
+
+        let other = FaultInjector(plan: FaultPlan(failRate: 0.3, dropRate: 0.5, seed: 4321))
+        let otherDecisions = (0..<1000).flatMap { _ in [other.shouldDropConnection(), other.shouldFailRandomly()] }
+        #expect(otherDecisions != firstDecisions)
+    }
+
+    @Test("rates 0 and 1 are never and always")
+    func extremeRates() {
+        let never = FaultInjector(plan: FaultPlan(failRate: 0, dropRate: 0))
+        let always = FaultInjector(plan: FaultPlan(failRate: 1, dropRate: 1))
+        for _ in 0..<100 {
+            #expect(!never.shouldFailRandomly() && !never.shouldDropConnection())
+            #expect(always.shouldFailRandomly() && always.shouldDropConnection())
+        }
+    }
+}

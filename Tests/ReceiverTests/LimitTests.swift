@@ -1,0 +1,100 @@
+import Foundation
+import Receiver
+import Testing
+
+@Suite("Body and part limits")
+struct LimitTests {
+    @Test("Content-Length over --max-body: 413 before any body is read, connection closed")
+    func contentLengthTooLarge() async throws {
+        try await ReceiverHarness.run(configure: { $0.maxBodySize = 10_000 }) { harness in
+            let connection = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { connection.close() }
+            try await connection.send(RawMultipart.head(length: 10_001))
+            let response = try #require(try await connection.readResponse())
+            #expect(response.status == 413)
+            #expect(try ReceiverHarness.decodeError(response.body).contains("10000"))
+            #expect(try await connection.waitForClose(timeout: 5).closed)
+            let entry = try #require(await harness.logs.waitFor { $0.method == "POST" })
+            #expect(entry.status == 413)
+            #expect(entry.bytes == 0)
+        }
+    }
+
+    @Test("curl sending a file over --max-body gets 413 and nothing is kept")
+    func curlTooLarge() async throws {
+        try await ReceiverHarness.run(configure: { $0.maxBodySize = 50_000 }) { harness in
+            let path = try harness.directory.writeSource("big", RandomBytes.make(60_000, seed: 3))
+            let result = try await Curl.run(["-F", Curl.fileField("f", path: path, filename: "big.bin"), harness.url + "/upload"])
+            #expect(result.status == 413, "\(result.body) \(result.errorOutput)")
+            #expect(try harness.directory.uploadedNames() == [])
+            let small = try harness.directory.writeSource("small", RandomBytes.make(40_000, seed: 4))
+            let fits = try await Curl.run(["-F", Curl.fileField("f", path: small, filename: "small.bin"), harness.url + "/upload"])
+            #expect(fits.status == 200)
+        }
+    }
+
+    @Test("a chunked body over --max-body: 413 once the bytes read pass the limit, nothing kept")
+    func chunkedTooLarge() async throws {
+        try await ReceiverHarness.run(configure: { $0.maxBodySize = 20_000 }) { harness in
+            let body = RawMultipart.body([.file("f", filename: "chunked.bin", RandomBytes.make(30_000, seed: 5))])
+            let connection = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { connection.close() }
+            var request = Array(RawMultipart.head(length: nil).utf8)
+            request += Array(String(body.count, radix: 16).utf8) + [13, 10] + body + [13, 10]
+            try await connection.send(request)
+            let response = try #require(try await connection.readResponse())
+            #expect(response.status == 413)
+            let entry = try #require(await harness.logs.waitFor { $0.method == "POST" })
+            #expect(entry.bytes > 20_000)
+            #expect(try harness.directory.uploadedNames() == [])
+        }
+    }
+
+    @Test("a chunked body under the limit is stored")
+    func chunkedFits() async throws {
+        try await ReceiverHarness.run { harness in
+            let content = RandomBytes.make(30_000, seed: 6)
+            let body = RawMultipart.body([.file("f", filename: "chunked.bin", content)])
+            let connection = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { connection.close() }
+            var request = Array(RawMultipart.head(length: nil).utf8)
+            for piece in stride(from: 0, to: body.count, by: 7_000) {
+                let chunk = body[piece..<min(piece + 7_000, body.count)]
+                request += Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]
+            }
+            request += Array("0\r\n\r\n".utf8)
+            try await connection.send(request)
+            let response = try #require(try await connection.readResponse())
+            #expect(response.status == 200)
+            #expect(try harness.directory.uploadedBytes("chunked.bin") == content)
+        }
+    }
+
+    @Test("more parts than --max-parts: 413 and nothing kept")
+    func tooManyParts() async throws {
+        try await ReceiverHarness.run(configure: { $0.maxParts = 3 }) { harness in
+            let path = try harness.directory.writeSource("p", Array("part".utf8))
+            var arguments: [String] = []
+            for index in 0..<4 { arguments += ["-F", Curl.fileField("f", path: path, filename: "p\(index).txt")] }
+            let result = try await Curl.run(arguments + [harness.url + "/upload"])
+            #expect(result.status == 413)
+            #expect(try ReceiverHarness.decodeError(result.body).contains("more than 3 parts"))
+            #expect(try harness.directory.uploadedNames() == [])
+            let fields = try await Curl.run(["-F", "a=1", "-F", "b=2", "-F", "c=3", "-F", "d=4", harness.url + "/upload"])
+            #expect(fields.status == 413)
+            let exact = try await Curl.run(["-F", "a=1", "-F", "b=2", "-F", Curl.fileField("f", path: path, filename: "ok.txt"), harness.url + "/upload"])
+            #expect(exact.status == 200)
+            #expect(try harness.directory.uploadedNames() == ["ok.txt"])
+        }
+    }
+
+    @Test("a text field over the field limit: 413")
+    func fieldTooLarge() async throws {
+        try await ReceiverHarness.run(configure: { $0.maxFieldSize = 1_000 }) { harness in
+            let result = try await Curl.run(["--form-string", "big=" + String(repeating: "x", count: 1_001), harness.url + "/upload"])
+            #expect(result.status == 413)
+            let fits = try await Curl.run(["--form-string", "big=" + String(repeating: "x", count: 1_000), harness.url + "/upload"])
+            #expect(try ReceiverHarness.decodeRecord(fits.body).fields["big"]?.first?.count == 1_000)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Receiver
+import Testing
+
+/// Tests of the built `ferry` binary (`$FERRY_BINARY`, else `<package>/.build/debug/ferry`).
+@Suite("ferry serve binary")
+struct SpawnedBinaryTests {
+    @Test("--port 0 prints the URL first, then one JSON log line per request, nothing else")
+    func urlAndLog() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let server = try SpawnedReceiver(arguments: ["--port", "0", "--dir", directory.uploads])
+        defer { Task { await server.stop() } }
+        let first = try #require(await server.waitForLines(1).first, "no URL line")
+        let match = try #require(first.wholeMatch(of: /http:\/\/127\.0\.0\.1:(\d+)/), "first line is the URL: \(first)")
+        #expect(Int(match.1).map { $0 > 0 } == true)
+
+        let path = try directory.writeSource("bin", RandomBytes.make(5_000, seed: 11))
+        let upload = try await Curl.run(["-F", "who=me", "-F", Curl.fileField("f", path: path, filename: "日本.bin"), first + "/upload"])
+        #expect(upload.status == 200)
+        let home = try await Curl.run([first + "/"])
+        #expect(home.body.contains("curl -F"))
+
+        let lines = await server.waitForLines(3)
+        try #require(lines.count == 3, "URL + 2 log lines: \(lines)")
+        let decoder = JSONDecoder()
+        let uploadLog = try decoder.decode(RequestLog.self, from: Data(lines[1].utf8))
+        let record = try ReceiverHarness.decodeRecord(upload.body)
+        #expect(uploadLog.method == "POST")
+        #expect(uploadLog.path == "/upload")
+        #expect(uploadLog.status == 200)
+        #expect(uploadLog.bytes > 5_000)
+        #expect(uploadLog.fields == record.fields)
+        #expect(uploadLog.files == record.files)
+        let homeLog = try decoder.decode(RequestLog.self, from: Data(lines[2].utf8))
+        #expect(homeLog.method == "GET" && homeLog.path == "/" && homeLog.status == 200)
+
+        #expect(await server.stop() == 0, "SIGTERM stops it cleanly")
+        #expect(server.lines.count == 3, "nothing else on standard output: \(server.lines)")
+    }
+
+    @Test("bad options fail with a message instead of starting")
+    func badOptions() async throws {
+        let binary = SpawnedReceiver.binaryPath
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "ferry binary missing at \(binary); build it or set FERRY_BINARY")
+        let (code, output, errorOutput) = try await ChildProcess.run(binary, ["serve", "--fail-rate", "2"])
+        #expect(code != 0)
+        #expect(output.isEmpty)
+        #expect(errorOutput.contains("--fail-rate"))
+        let (sizeCode, _, sizeError) = try await ChildProcess.run(binary, ["serve", "--max-body", "lots"])
+        #expect(sizeCode != 0)
+        #expect(sizeError.contains("--max-body"))
+    }
+
+    /// The upload size for the memory test: `$FERRY_BIG_UPLOAD_BYTES`, else 1 GiB for a release
+    /// binary and 32 MiB for a debug one (multipart-kit's parser runs at about 1.5 MB/s unoptimised;
+    /// 32 MiB held in memory would still show: the idle server already peaks near 38 MiB).
+    static func bigUploadSize() -> Int64 {
+        if let text = ProcessInfo.processInfo.environment["FERRY_BIG_UPLOAD_BYTES"], let size = ByteCount.parse(text) {
+            return size
+        }
+        return SpawnedReceiver.binaryPath.contains("/release/") ? 1 << 30 : 32 << 20
+    }
+
+    @Test("a big upload by curl streams to disk: peak RSS stays under 64 MiB and barely grows")
+    func bigUploadMemory() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let size = Self.bigUploadSize()
+        let source = directory.source + "/big.bin"
+        // Sparse file with some real data spread through it, so the content is not all zeros.
+        try await blocking {
+            let descriptor = open(source, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            guard descriptor >= 0, ftruncate(descriptor, off_t(size)) == 0 else { throw TestFailure("cannot create \(source)") }
+            defer { close(descriptor) }
+            let block = RandomBytes.make(65_536, seed: 99)
+            for offset in stride(from: Int64(0), to: size, by: Int64.Stride(max(size / 64, 65_536))) {
+                let length = Int(min(Int64(block.count), size - offset))
+                _ = block.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, length, off_t(offset)) }
+            }
+        }
+        let expectedHash = try await ChildProcess.sha256sum(source)
+
+        let server = try SpawnedReceiver(arguments: ["--port", "0", "--dir", directory.uploads])
+        defer { Task { await server.stop() } }
+        let url = try #require(await server.waitForLines(1).first)
+        _ = try await Curl.run([url + "/"])
+        let before = try server.memoryKiB("VmHWM")
+
+        let started = ContinuousClock.now
+        let result = try await Curl.run(["-F", Curl.fileField("file", path: source, filename: "big.bin"), url + "/upload"])
+        let elapsed = ContinuousClock.now - started
+        let peak = try server.memoryKiB("VmHWM")
+        #expect(result.status == 200, "\(result.body) \(result.errorOutput)")
+        let record = try ReceiverHarness.decodeRecord(result.body)
+        #expect(record.files.first?.size == size)
+        #expect(record.files.first?.sha256 == expectedHash)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.uploads + "/big.bin")
+        #expect((attributes[.size] as? NSNumber)?.int64Value == size)
+        #expect(try await ChildProcess.sha256sum(directory.uploads + "/big.bin") == expectedHash)
+        #expect(peak < 64 * 1024, "VmHWM \(peak) KiB after \(size) bytes in \(elapsed)")
+        #expect(peak - before < 16 * 1024, "VmHWM grew from \(before) to \(peak) KiB during the upload")
+        print("ferry-receiver big upload: \(size) bytes in \(elapsed), VmHWM \(before) -> \(peak) KiB")
+    }
+}

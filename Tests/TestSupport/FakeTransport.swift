@@ -1,0 +1,187 @@
+import Dispatch
+import Multipart
+import Synchronization
+import Uploading
+
+/// An `UploadTransport` that sends nothing: each request gets a scripted reply, and held
+/// requests stay in flight until the test resolves them. It records every request, cancels, and
+/// the most requests it ever had in flight at once.
+///
+/// Automatic replies complete asynchronously (on `ferry.tests.fake-transport`), after reporting
+/// the whole body as sent, as a real transport would; cancelled requests complete with a
+/// failure too, which the manager must ignore.
+public final class FakeTransport: UploadTransport {
+    /// What the fake does with a request.
+    public enum Reply: Sendable {
+        /// Stay in flight until `respond`, `fail` or a cancel.
+        case hold
+        /// Report the whole body sent, then answer with this response.
+        case respond(status: Int, headers: [HeaderField] = [], body: [UInt8] = [])
+        /// Fail with this error without sending anything.
+        case fail(UploadError)
+    }
+
+    /// A request the fake received.
+    public struct Call: Sendable {
+        /// Its position among all calls, from 0.
+        public let index: Int
+        /// The request.
+        public let request: UploadRequest
+        /// The job it belongs to.
+        public var jobID: UploadJobID { request.jobID }
+        /// Its attempt.
+        public var attempt: Int { request.attempt }
+    }
+
+    private struct InFlight {
+        let call: Call
+        let progress: @Sendable (Int64) -> Void
+        let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
+    }
+
+    private struct State {
+        var calls: [Call] = []
+        var inFlight: [Int: InFlight] = [:]
+        var maxInFlight = 0
+        var cancelled: [Call] = []
+    }
+
+    private let state = Mutex(State())
+    private let script: @Sendable (UploadRequest, Int) -> Reply
+    private let queue = DispatchQueue(label: "ferry.tests.fake-transport")
+
+    /// Creates a fake that replies as `script` says.
+    ///
+    /// - Parameter script: The reply for a request and its call index; by default every request
+    ///   is held.
+    public init(script: @escaping @Sendable (_ request: UploadRequest, _ callIndex: Int) -> Reply = { _, _ in .hold }) {
+        self.script = script
+    }
+
+    /// Creates a fake that answers calls in order with `replies`, then with `otherwise`.
+    ///
+    /// - Parameters:
+    ///   - replies: Replies for the first calls.
+    ///   - otherwise: The reply for later calls.
+    public convenience init(replies: [Reply], otherwise: Reply = .hold) {
+        self.init { _, index in index < replies.count ? replies[index] : otherwise }
+    }
+
+    public func start(
+        _ request: UploadRequest,
+        progress: @escaping @Sendable (Int64) -> Void,
+        completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
+    ) -> any TransportTask {
+        let call = state.withLock { state in
+            let call = Call(index: state.calls.count, request: request)
+            state.calls.append(call)
+            state.inFlight[call.index] = InFlight(call: call, progress: progress, completion: completion)
+            state.maxInFlight = max(state.maxInFlight, state.inFlight.count)
+            return call
+        }
+        switch script(request, call.index) {
+        case .hold:
+            break
+        case let .respond(status, headers, body):
+            queue.async {
+                self.progress(call: call.index, bytesSent: request.body.contentLength)
+                self.finish(call: call.index, with: .success(UploadResponse(status: status, headers: headers, body: body)))
+            }
+        case let .fail(error):
+            queue.async { self.finish(call: call.index, with: .failure(error)) }
+        }
+        return FakeTask(transport: self, index: call.index)
+    }
+
+    // MARK: - Inspecting
+
+    /// Every request received, in order.
+    public var calls: [Call] { state.withLock { $0.calls } }
+
+    /// The requests in flight now, in call order.
+    public var inFlight: [Call] { state.withLock { $0.inFlight.values.map(\.call).sorted { $0.index < $1.index } } }
+
+    /// The jobs with a request in flight now, in call order.
+    public var inFlightJobIDs: [UploadJobID] { inFlight.map(\.jobID) }
+
+    /// The most requests ever in flight at once.
+    public var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+
+    /// The requests that were cancelled, in order.
+    public var cancelled: [Call] { state.withLock { $0.cancelled } }
+
+    /// Blocks until automatic replies and cancel completions queued so far were delivered.
+    public func waitForPendingReplies() {
+        queue.sync {}
+    }
+
+    // MARK: - Resolving held requests
+
+    /// Reports progress for a job's request in flight.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - bytesSent: Cumulative bytes sent.
+    public func progress(job: UploadJobID, bytesSent: Int64) {
+        guard let index = index(of: job) else { return }
+        progress(call: index, bytesSent: bytesSent)
+    }
+
+    /// Answers a job's request in flight.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - status: The status code.
+    ///   - headers: The response headers.
+    ///   - body: The response body.
+    public func respond(job: UploadJobID, status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
+        guard let index = index(of: job) else { return }
+        finish(call: index, with: .success(UploadResponse(status: status, headers: headers, body: body)))
+    }
+
+    /// Fails a job's request in flight.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - error: The error.
+    public func fail(job: UploadJobID, with error: UploadError) {
+        guard let index = index(of: job) else { return }
+        finish(call: index, with: .failure(error))
+    }
+
+    // MARK: - Internals
+
+    private func index(of job: UploadJobID) -> Int? {
+        state.withLock { state in state.inFlight.values.first { $0.call.jobID == job }?.call.index }
+    }
+
+    private func progress(call index: Int, bytesSent: Int64) {
+        let report = state.withLock { $0.inFlight[index]?.progress }
+        report?(bytesSent)
+    }
+
+    private func finish(call index: Int, with result: Result<UploadResponse, UploadError>) {
+        let entry = state.withLock { $0.inFlight.removeValue(forKey: index) }
+        entry?.completion(result)
+    }
+
+    fileprivate func cancel(call index: Int) {
+        let entry: InFlight? = state.withLock { state in
+            guard let entry = state.inFlight.removeValue(forKey: index) else { return nil }
+            state.cancelled.append(entry.call)
+            return entry
+        }
+        guard let entry else { return }
+        queue.async { entry.completion(.failure(.transferFailed(reason: .other(message: "cancelled")))) }
+    }
+}
+
+/// A request of a `FakeTransport`.
+private struct FakeTask: TransportTask {
+    let transport: FakeTransport
+    let index: Int
+
+    func cancel() {
+        transport.cancel(call: index)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import Uploading
+
+@Suite("RetryPolicy and Retry-After")
+struct RetryPolicyTests {
+    @Test("backoff doubles from the base, is capped, and jitter keeps it within [raw/2, raw]",
+          arguments: [(1, 1000), (2, 2000), (3, 4000), (4, 8000), (7, 60_000), (100, 60_000)])
+    func backoff(retry: Int, rawMilliseconds: Int64) {
+        let policy = RetryPolicy()
+        #expect(policy.backoff(forRetry: retry, jitter: 0) == .milliseconds(rawMilliseconds / 2))
+        #expect(policy.backoff(forRetry: retry, jitter: 0.5) == .milliseconds(rawMilliseconds * 3 / 4))
+        let nearlyOne = policy.backoff(forRetry: retry, jitter: 0.999_999_999)
+        #expect(nearlyOne <= .milliseconds(rawMilliseconds))
+        #expect(nearlyOne > .milliseconds(rawMilliseconds * 99 / 100))
+    }
+
+    @Test("error classes: connection errors, timeouts, 408, 429 and 5xx are retried; the rest wait for the user")
+    func classes() {
+        let retryable: [UploadError] = [
+            .transferFailed(reason: .connectFailed(message: "refused")),
+            .transferFailed(reason: .connectTimedOut),
+            .transferFailed(reason: .connectionLost(message: "reset")),
+            .transferFailed(reason: .idleTimedOut),
+            .transferFailed(reason: .other(message: "?")),
+            .serverRejected(status: 408, retryAfter: nil),
+            .serverRejected(status: 429, retryAfter: nil),
+            .serverRejected(status: 500, retryAfter: nil),
+            .serverRejected(status: 503, retryAfter: .seconds(2)),
+            .serverRejected(status: 599, retryAfter: nil),
+        ]
+        let final: [UploadError] = [
+            .transferFailed(reason: .tlsFailed(message: "untrusted")),
+            .serverRejected(status: 400, retryAfter: nil),
+            .serverRejected(status: 401, retryAfter: nil),
+            .serverRejected(status: 404, retryAfter: nil),
+            .serverRejected(status: 413, retryAfter: nil),
+            .serverRejected(status: 301, retryAfter: nil),
+            .multipartFailed(.fileRejected(path: "/a", reason: .doesNotExist)),
+            .multipartFailed(.fileChanged(path: "/a", reason: .modified)),
+            .fileChangedSinceQueued(path: "/a"),
+            .requestInvalid(reason: .invalidTarget(.notAURL("x"))),
+        ]
+        for error in retryable { #expect(error.isRetryable, "\(error)") }
+        for error in final { #expect(!error.isRetryable, "\(error)") }
+    }
+
+    @Test("retries stop after the maximum; 0 disables them; jitter is drawn only for a retry")
+    func maximum() {
+        let policy = RetryPolicy(maximumRetries: 2)
+        let error = UploadError.serverRejected(status: 502, retryAfter: nil)
+        var draws = 0
+        #expect(policy.delay(after: error, retriesSoFar: 0, jitter: { draws += 1; return 0 }) == .milliseconds(500))
+        #expect(policy.delay(after: error, retriesSoFar: 1, jitter: { draws += 1; return 0 }) == .seconds(1))
+        #expect(policy.delay(after: error, retriesSoFar: 2, jitter: { draws += 1; return 0 }) == nil)
+        #expect(RetryPolicy(maximumRetries: 0).delay(after: error, retriesSoFar: 0, jitter: { draws += 1; return 0 }) == nil)
+        #expect(policy.delay(after: .serverRejected(status: 404, retryAfter: nil), retriesSoFar: 0, jitter: { draws += 1; return 0 }) == nil)
+        #expect(draws == 2)
+    }
+
+    @Test("Retry-After in seconds")
+    func retryAfterSeconds() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
+        #expect(RetryAfter.delay(from: " 0 ", now: now) == .zero)
+        #expect(RetryAfter.delay(from: "-5", now: now) == nil)
+        #expect(RetryAfter.delay(from: "soon", now: now) == nil)
+        #expect(RetryAfter.delay(from: "", now: now) == nil)
+    }
+
+    @Test("Retry-After as an HTTP-date, in its three forms; a past date means now")
+    func retryAfterDate() {
+        let now = Date(timeIntervalSince1970: 784_111_777 - 30)  // 30 s before Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(30))
+        #expect(RetryAfter.delay(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(30))
+        #expect(RetryAfter.delay(from: "Sun Nov  6 08:49:37 1994", now: now) == .seconds(30))
+        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:00 GMT", now: Date(timeIntervalSince1970: 800_000_000)) == .zero)
+    }
+
+    @Test("a response's Retry-After header is found case-insensitively")
+    func responseHeader() {
+        let response = UploadResponse(status: 503, headers: [.init(name: "retry-after", value: "7")])
+        #expect(response.retryAfter(relativeTo: Date()) == .seconds(7))
+        #expect(UploadResponse(status: 503).retryAfter(relativeTo: Date()) == nil)
+    }
+
+    @Test("a captured body is cut to 64 KiB")
+    func bodyCap() {
+        let response = UploadResponse(status: 200, body: [UInt8](repeating: 1, count: 70_000))
+        #expect(response.body.count == 65_536)
+        #expect(response.isBodyTruncated)
+        #expect(!UploadResponse(status: 200, body: [1, 2]).isBodyTruncated)
+    }
+
+    @Test("error descriptions say what happened and what to do")
+    func descriptions() {
+        #expect(UploadError.serverRejected(status: 503, retryAfter: .seconds(5)).description
+            == "the server answered 503 (Retry-After 5 s); retrying may help")
+        #expect(UploadError.serverRejected(status: 403, retryAfter: nil).description
+            == "the server answered 403; check the URL, headers and fields, then retry")
+        #expect(UploadError.fileChangedSinceQueued(path: "/a/b.txt").description
+            == "/a/b.txt: changed since it was queued; retry the job to send its current content")
+        #expect(UploadError.multipartFailed(.fileRejected(path: "/a/dir", reason: .isDirectory)).description.hasPrefix("/a/dir: is a directory"))
+        #expect(UploadError.multipartFailed(.fileRejected(path: "/a/dir", reason: .isDirectory)).path == "/a/dir")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Receiver
+import Testing
+
+/// The built `ferry send` binary against the real receiver: exit codes, JSON Lines, dry run,
+/// signals and the journal surviving SIGKILL.
+@Suite("ferry send (the built binary)", .serialized, .timeLimit(.minutes(2)))
+struct SendCommandTests {
+    @Test("uploads files with -F parameters, prints JSON Lines and exits 0; a bad file makes it exit 1")
+    func jsonAndExitCodes() async throws {
+        let dir = TemporaryDirectory()
+        let good = dir.file("report.txt", bytes: 2_000)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            let ok = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", "-F", #"note="hello; \"there\"""#,
+                                       "-F", "tag=x", good], stateHome: dir.path("state"))
+            #expect(try await ok.exitStatus() == 0, "\(ok.errorText)")
+            let events = ok.jsonEvents.compactMap { $0["event"] as? String }
+            #expect(events.first == "queued")
+            #expect(events.contains("started"))
+            #expect(events.suffix(2) == ["succeeded", "summary"])
+            let succeeded = try #require(ok.jsonEvents.first { $0["event"] as? String == "succeeded" })
+            #expect(succeeded["status"] as? Int == 200)
+            #expect(succeeded["path"] as? String == good)
+            let record = try #require(server.receivedUploads.first)
+            #expect(record.fields == ["note": [#"hello; "there""#], "tag": ["x"]])
+
+            let bad = try FerryProcess(["send", "--url", server.baseURL + "/upload", good, dir.path("nope.txt")],
+                                       stateHome: dir.path("state"))
+            #expect(try await bad.exitStatus() == 1)
+            #expect(bad.outputLines.contains { $0.contains("nope.txt: no such file") })
+            #expect(bad.outputLines.last?.hasPrefix("1 succeeded, 1 failed") == true)
+        }
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["send", "a.txt"],
+        ["send", "--url", "ftp://x/y", "a.txt"],
+        ["send", "--url", "http://h/", "-F", "novalue", "a.txt"],
+        ["send", "--url", "http://h/", "-H", "no colon", "a.txt"],
+        ["send", "--url", "http://h/", "--concurrency", "0", "a.txt"],
+    ])
+    func usageErrors(arguments: [String]) async throws {
+        let dir = TemporaryDirectory()
+        let process = try FerryProcess(arguments, stateHome: dir.path)
+        #expect(try await process.exitStatus() == 2)
+        #expect(!process.errorText.isEmpty)
+    }
+
+    @Test("--dry-run prints the exact request and sends nothing")
+    func dryRun() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("a.txt", bytes: 3, fill: 0x41)
+        let process = try FerryProcess(["send", "--dry-run", "--url", "http://example.test:8080/up?x=1", "-H", "X-Trace: 7",
+                                        "-F", "k=v", file], stateHome: dir.path)
+        #expect(try await process.exitStatus() == 0)
+        let lines = process.outputLines
+        try #require(lines.count > 8, "\(lines)")
+        #expect(Array(lines.prefix(5)) == ["POST /up?x=1 HTTP/1.1", "Host: example.test:8080", "User-Agent: ferry/0.1",
+                                           "Accept: */*", "X-Trace: 7"])
+        let boundary = try #require(lines[5].split(separator: "=").last.map(String.init))
+        #expect(lines[5] == "Content-Type: multipart/form-data; boundary=\(boundary)")
+        let body = lines.drop(while: { !$0.isEmpty }).dropFirst().joined(separator: "\r\n") + "\r\n"
+        #expect(lines[6] == "Content-Length: \(body.utf8.count)")
+        #expect(body.contains("name=\"k\"\r\n\r\nv\r\n"))
+        #expect(body.contains("name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nAAA\r\n"))
+        #expect(body.hasSuffix("--\(boundary)--\r\n"))
+    }
+
+    @Test("a process killed with SIGKILL mid-upload loses no job: --resume sends it")
+    func journalSurvivesKill() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("survivor.bin", bytes: 6_000_000)
+        let state = dir.path("state")
+        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
+                                                                           faults: FaultPlan(stall: true)))
+        let port = stalled.port
+        let first = try FerryProcess(["send", "--json", "--retry", "0", "--url", stalled.baseURL + "/upload", file], stateHome: state)
+        let started = try await first.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
+        #expect(started, "\(first.errorText)")
+        first.signal(SIGKILL)
+        _ = try await first.exitStatus()
+        await stalled.shutdown()
+
+        try await withRunningReceiver(ReceiverConfiguration(port: port, directory: dir.path("received"))) { server in
+            let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await resumed.exitStatus() == 0, "\(resumed.errorText)")
+            #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["survivor.bin"])
+            let again = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await again.exitStatus() == 0)
+            #expect(server.receivedUploads.count == 1, "a finished job must not be sent twice")
+        }
+    }
+
+    @Test("SIGINT cancels the upload in flight, keeps the job and exits non-zero")
+    func interrupt() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("interrupted.bin", bytes: 6_000_000)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(stall: true))) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file], stateHome: dir.path("state"))
+            let started = try await process.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
+            #expect(started)
+            process.signal(SIGINT)
+            #expect(try await process.exitStatus(within: .seconds(5)) == 130)
+            #expect(process.errorText.contains("--resume"))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+@testable import Uploading
+
+/// Short text forms of state-machine actions, so table tests read as lists of lines.
+enum ActionDescription {
+    static func describe(_ actions: [UploadQueueStateMachine.Action]) -> [String] {
+        actions.map(describe)
+    }
+
+    static func describe(_ action: UploadQueueStateMachine.Action) -> String {
+        switch action {
+        case let .start(id, attempt, _): return "start \(id)#\(attempt)"
+        case let .abort(id): return "abort \(id)"
+        case let .scheduleTimer(key, deadline): return "timer \(describe(key)) at \(milliseconds(deadline))ms"
+        case let .cancelTimer(key): return "cancel timer \(describe(key))"
+        case let .persist(.update(job, includingSpec)): return "persist \(job.id) \(job.state)" + (includingSpec ? " +spec" : "")
+        case let .persist(.delete(ids)): return "delete " + ids.map(\.description).joined(separator: ",")
+        case let .emit(event): return describe(event)
+        }
+    }
+
+    static func describe(_ event: UploadEvent) -> String {
+        switch event {
+        case let .queued(job): return "queued \(job.id)"
+        case let .started(job): return "started \(job.id) total=\(job.progress.totalBytes.map(String.init) ?? "?")"
+        case let .progressed(job): return "progressed \(job.id) bytes=\(job.progress.bytesSent)"
+        case let .retrying(job, after): return "retrying \(job.id) after \(after.nanoseconds / 1_000_000)ms"
+        case let .succeeded(job): return "succeeded \(job.id)"
+        case let .failed(job, reason): return "failed \(job.id) \(short(reason))"
+        case let .cancelled(job): return "cancelled \(job.id)"
+        case let .removed(id): return "removed \(id)"
+        case let .idle(summary): return "idle ok=\(summary.succeeded) failed=\(summary.failed) cancelled=\(summary.cancelled)"
+        case let .journalFailed(error): return "journal failed \(error)"
+        }
+    }
+
+    static func short(_ error: UploadError) -> String {
+        switch error {
+        case let .serverRejected(status, _): return "status \(status)"
+        case .transferFailed: return "transfer"
+        case .multipartFailed: return "multipart"
+        case .fileChangedSinceQueued: return "changed"
+        case .requestInvalid: return "request"
+        case .journalFailed: return "journal"
+        case .recorded: return "recorded"
+        }
+    }
+
+    static func describe(_ key: UploadQueueStateMachine.TimerKey) -> String {
+        switch key {
+        case let .retry(id): return "retry \(id)"
+        case let .progressFlush(id): return "flush \(id)"
+        }
+    }
+
+    static func milliseconds(_ instant: SchedulerInstant) -> Int64 {
+        instant.nanoseconds / 1_000_000
+    }
+}

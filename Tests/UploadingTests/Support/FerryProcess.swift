@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+
+/// The built `ferry` binary run as a child process, with its standard output collected as it
+/// arrives.
+final class FerryProcess: Sendable {
+    /// The binary: `$FERRY_BINARY`, else `.build/debug/ferry` under the package root.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["FERRY_BINARY"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/ferry").path
+    }
+
+    /// Bytes collected from a pipe as they arrive.
+    private final class Collected: Sendable {
+        let data = Mutex(Data())
+    }
+
+    private let process: Process
+    private let output = Collected()
+    private let errors = Collected()
+
+    /// Starts `ferry ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
+    init(_ arguments: [String], stateHome: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.binary,
+                NSLocalizedDescriptionKey: "ferry binary not found at \(Self.binary): run `swift build` first or set FERRY_BINARY"])
+        }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = stateHome
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Self.drain(out.fileHandleForReading.fileDescriptor, into: output)
+        Self.drain(err.fileHandleForReading.fileDescriptor, into: errors)
+    }
+
+    /// Reads a pipe until end of file on a thread of its own (`read(2)`, retrying on EINTR).
+    private static func drain(_ descriptor: Int32, into collected: Collected) {
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected.data.withLock { $0.append(contentsOf: buffer[0..<count]) }
+                } else if count == 0 || errno != EINTR {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Standard output so far, as lines (without their line ends; CRLF counts as a line end).
+    var outputLines: [String] {
+        let bytes = output.data.withLock { Array($0) }
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Standard error so far.
+    var errorText: String { errors.data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// The JSON objects printed so far (for `--json`).
+    var jsonEvents: [[String: Any]] {
+        outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Waits (up to `timeout`) until `condition` holds for the process's output.
+    func wait(upTo timeout: Duration, until condition: (FerryProcess) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
+    }
+
+    /// Sends a signal.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits (up to `timeout`) for the process to exit and returns its status; kills it if it
+    /// does not exit in time.
+    func exitStatus(within timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return -1
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        return process.terminationStatus
+    }
+}

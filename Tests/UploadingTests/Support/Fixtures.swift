@@ -1,0 +1,52 @@
+import Foundation
+import Multipart
+@testable import Uploading
+
+/// A fresh directory under the system's temporary directory, removed when released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ferry-uploading-tests-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes a file and returns its path.
+    @discardableResult
+    func file(_ name: String, bytes: Int = 100, fill: UInt8 = 0x61) -> String {
+        let filePath = (path as NSString).appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: filePath, contents: Data(repeating: fill, count: bytes))
+        return filePath
+    }
+
+    /// A path inside the directory (nothing is created).
+    func path(_ name: String) -> String {
+        (path as NSString).appendingPathComponent(name)
+    }
+}
+
+enum Fixtures {
+    /// A spec sending one file to a test URL.
+    static func spec(_ path: String, url: String = "http://127.0.0.1:9/upload") -> UploadJobSpec {
+        UploadJobSpec(url: url, files: [QueuedFile.capture(path: path)])
+    }
+
+    /// A spec whose file is only a name (for pure state-machine tests).
+    static func spec(named name: String) -> UploadJobSpec {
+        UploadJobSpec(url: "http://example.test/upload", files: [QueuedFile(path: name, size: 1000, modificationTimeNanoseconds: 1)])
+    }
+
+    /// A job with a spec from `spec(named:)`.
+    static func job(_ id: Int64, state: UploadJobState = .queued) -> UploadJob {
+        UploadJob(id: UploadJobID(id), spec: spec(named: "file\(id).bin"), state: state)
+    }
+
+    static func at(_ milliseconds: Int64) -> SchedulerInstant {
+        SchedulerInstant(nanoseconds: milliseconds * 1_000_000)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Multipart
+import Receiver
+import Testing
+import Uploading
+
+/// The manager and the real AsyncHTTPClient transport against the real receiver on 127.0.0.1.
+@Suite("Integration: uploads to the real receiver", .serialized, .timeLimit(.minutes(2)))
+struct UploadIntegrationTests {
+    private func spec(_ url: String, _ paths: [String], fields: [FormTextField] = []) -> UploadJobSpec {
+        UploadJobSpec(url: url, textFields: fields, files: paths.map(QueuedFile.capture(path:)))
+    }
+
+    @Test("many files land intact with their parameters, within the concurrency limit")
+    func manyFiles() async throws {
+        let dir = TemporaryDirectory()
+        let paths = (0..<24).map { dir.file("file-\($0).bin", bytes: 10_000 + $0 * 3_000, fill: UInt8($0)) }
+        try await LiveUpload.run(faults: FaultPlan(delayMilliseconds: 30), concurrency: 3) { url, manager, server, book in
+            try manager.enqueue(paths.map { spec(url, [$0], fields: [FormTextField(name: "album", value: "Trip é")]) })
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.succeeded == 24)
+            #expect(summary.failed == 0)
+            let received = server.receivedUploads
+            #expect(received.count == 24)
+            for record in received {
+                #expect(record.fields["album"] == ["Trip é"])
+                let file = try #require(record.files.first)
+                let original = dir.path(file.filename)
+                #expect(file.sha256 == (try LiveUpload.sha256(of: original)))
+                #expect(file.size == Int64((try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int) ?? -1))
+            }
+            #expect(book.maximumOverlap <= 3)
+            #expect(book.maximumOverlap >= 2)
+        }
+    }
+
+    @Test("a 500 is retried and the retry succeeds")
+    func retriedAfter500() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("once.txt", bytes: 5_000)
+        try await LiveUpload.run(faults: FaultPlan(failFirst: 1), retries: 2) { url, manager, server, book in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.succeeded == 1)
+            let job = try #require(manager.job(id))
+            #expect(job.attempts == 2)
+            #expect(job.response?.status == 200)
+            #expect(book.logs.map(\.status) == [500, 200])
+            #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["once.txt"])
+        }
+    }
+
+    @Test("4xx is not retried and the failure carries the status")
+    func clientErrorNotRetried() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("denied.txt")
+        try await LiveUpload.run(faults: FaultPlan(status: 403), retries: 3) { url, manager, _, book in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.failed == 1)
+            let job = try #require(manager.job(id))
+            #expect(job.attempts == 1)
+            #expect(job.lastError == .serverRejected(status: 403, retryAfter: nil))
+            #expect(book.logs.count == 1)
+        }
+    }
+
+    @Test("a connection dropped mid-body is a retried connection failure")
+    func droppedConnection() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("big.bin", bytes: 4_000_000)
+        try await LiveUpload.run(faults: FaultPlan(dropRate: 1, seed: 1), retries: 1) { url, manager, server, _ in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.failed == 1)
+            let job = try #require(manager.job(id))
+            #expect(job.attempts == 2)
+            guard case .transferFailed = job.lastError else {
+                Issue.record("expected a transfer failure, got \(String(describing: job.lastError))")
+                return
+            }
+            #expect(server.receivedUploads.isEmpty)
+        }
+    }
+
+    @Test("a server that stalls trips the idle timeout")
+    func stalledServer() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("stalled.bin", bytes: 8_000_000)
+        try await LiveUpload.run(faults: FaultPlan(stall: true), idleTimeout: .seconds(1)) { url, manager, _, _ in
+            let started = ContinuousClock.now
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            _ = await manager.waitUntilIdle()
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(manager.job(id)?.lastError == .transferFailed(reason: .idleTimedOut))
+        }
+    }
+
+    @Test("cancel aborts an upload in flight at once")
+    func cancelMidUpload() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("slow.bin", bytes: 8_000_000)
+        try await LiveUpload.run(faults: FaultPlan(stall: true)) { url, manager, _, _ in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            for _ in 0..<200 where manager.job(id)?.state != .uploading {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(manager.job(id)?.state == .uploading)
+            let cancelled = ContinuousClock.now
+            manager.cancel(id)
+            _ = await manager.waitUntilIdle()
+            #expect(ContinuousClock.now - cancelled < .seconds(2))
+            #expect(manager.job(id)?.state == .cancelled)
+        }
+    }
+
+    @Test("bundle mode sends every file in one request under one field name")
+    func bundle() async throws {
+        let dir = TemporaryDirectory()
+        let paths = ["a.txt", "b.txt", "c.txt"].map { dir.file($0, bytes: 1_000) }
+        try await LiveUpload.run { url, manager, server, _ in
+            try manager.enqueue([spec(url, paths)])
+            #expect(await manager.waitUntilIdle().succeeded == 1)
+            let record = try #require(server.receivedUploads.first)
+            #expect(server.receivedUploads.count == 1)
+            #expect(record.files.map(\.field) == ["file", "file", "file"])
+            #expect(record.files.map(\.filename) == ["a.txt", "b.txt", "c.txt"])
+        }
+    }
+
+    @Test("a missing file, a directory, a FIFO and a vanished file fail alone; the good ones land")
+    func badFilesAmongGood() async throws {
+        let dir = TemporaryDirectory()
+        let good = ["one.txt", "two.txt"].map { dir.file($0) }
+        let fifo = dir.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let vanishing = dir.file("vanishing.txt")
+        let missing = dir.path("missing.txt")
+        let specs = [good[0], missing, dir.path, fifo, vanishing, good[1]]
+        try await LiveUpload.run(faults: FaultPlan(delayMilliseconds: 50), concurrency: 1) { url, manager, server, _ in
+            let ids = try manager.enqueue(specs.map { spec(url, [$0]) })
+            try FileManager.default.removeItem(atPath: vanishing)
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.succeeded == 2)
+            #expect(summary.failed == 4)
+            let errors = ids.map { manager.job($0)?.lastError }
+            #expect(errors[1] == .multipartFailed(.fileRejected(path: missing, reason: .doesNotExist)))
+            #expect(errors[2] == .multipartFailed(.fileRejected(path: dir.path, reason: .isDirectory)))
+            #expect(errors[3] == .multipartFailed(.fileRejected(path: fifo, reason: .notRegularFile(kind: "FIFO"))))
+            #expect(errors[4]?.path == vanishing)
+            #expect(Set(server.receivedUploads.flatMap(\.files).map(\.filename)) == ["one.txt", "two.txt"])
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Multipart
+import Testing
+@testable import Uploading
+
+@Suite("UploadJournal")
+struct UploadJournalTests {
+    static func mode(_ path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return -1 }
+        return Int(info.st_mode & 0o777)
+    }
+
+    static func spec(_ name: String) -> UploadJobSpec {
+        UploadJobSpec(
+            url: "https://example.test/up",
+            headers: [HeaderField(name: "Authorization", value: "Bearer secret")],
+            textFields: [FormTextField(name: "album", value: "holidays")],
+            extraFileParts: [ExtraFilePart(name: "meta", path: "/tmp/meta.json", contentType: "application/json")],
+            files: [QueuedFile(path: "/data/\(name)", size: 1234, modificationTimeNanoseconds: 1_700_000_000_123_456_789)]
+        )
+    }
+
+    @Test("the directory is created 0700; the database, -wal and -shm files are 0600")
+    func permissions() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("state/ferry/journal.sqlite")
+        let journal = try UploadJournal(path: path)
+        _ = try journal.insert([Self.spec("a")])
+        #expect(Self.mode(directory.path("state")) == 0o700)
+        #expect(Self.mode(directory.path("state/ferry")) == 0o700)
+        #expect(Self.mode(path) == 0o600)
+        #expect(Self.mode(path + "-wal") == 0o600)
+        #expect(Self.mode(path + "-shm") == 0o600)
+    }
+
+    @Test("the default location follows XDG_STATE_HOME, else ~/.local/state")
+    func defaultPath() {
+        #expect(UploadJournal.defaultPath(environment: ["XDG_STATE_HOME": "/var/st", "HOME": "/home/u"]) == "/var/st/ferry/journal.sqlite")
+        #expect(UploadJournal.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/state/ferry/journal.sqlite")
+        #expect(UploadJournal.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/state/ferry/journal.sqlite")
+    }
+
+    @Test("openDefault makes an existing ferry directory private")
+    func openDefault() throws {
+        let directory = TemporaryDirectory()
+        let ferry = directory.path("ferry")
+        try FileManager.default.createDirectory(atPath: ferry, withIntermediateDirectories: true)
+        chmod(ferry, 0o755)
+        let journal = try UploadJournal.openDefault(environment: ["XDG_STATE_HOME": directory.path])
+        #expect(journal.path == directory.path("ferry/journal.sqlite"))
+        #expect(Self.mode(ferry) == 0o700)
+    }
+
+    @Test("a journal that cannot be created says where and why")
+    func openFailure() {
+        let directory = TemporaryDirectory()
+        let blocker = directory.file("blocker")
+        #expect(throws: UploadError.self) { try UploadJournal(path: blocker + "/journal.sqlite") }
+        do {
+            _ = try UploadJournal(path: blocker + "/journal.sqlite")
+        } catch {
+            guard case .journalFailed(.openFailed(let path, _)) = error else { Issue.record("\(error)"); return }
+            #expect(path == blocker + "/journal.sqlite")
+        }
+    }
+
+    @Test("IDs increase and are never reused; specs round-trip with their file stamps")
+    func insert() throws {
+        let directory = TemporaryDirectory()
+        let journal = try UploadJournal(path: directory.path("j.sqlite"))
+        let first = try journal.insert([Self.spec("a"), Self.spec("b"), Self.spec("c")])
+        #expect(first.map(\.id.rawValue) == [1, 2, 3])
+        try journal.apply([.delete([first[2].id])])
+        let second = try journal.insert([Self.spec("d")])
+        #expect(second.map(\.id.rawValue) == [4])
+        let all = try journal.allJobs()
+        #expect(all.map(\.id.rawValue) == [1, 2, 4])
+        #expect(all[0].spec == Self.spec("a"))
+        #expect(all[0].state == .queued)
+        #expect(all[2].spec.files[0].modificationTimeNanoseconds == 1_700_000_000_123_456_789)
+    }
+
+    @Test("a state change updates one row: state, attempts, last error, response; the spec only when asked")
+    func update() throws {
+        let directory = TemporaryDirectory()
+        let journal = try UploadJournal(path: directory.path("j.sqlite"))
+        var job = try journal.insert([Self.spec("a")])[0]
+        job.state = .failed
+        job.attempts = 4
+        job.automaticRetries = 3
+        job.lastError = .serverRejected(status: 503, retryAfter: nil)
+        job.progress.totalBytes = 1500
+        job.response = UploadResponse(status: 503, headers: [HeaderField(name: "Retry-After", value: "9"), HeaderField(name: "X-Note", value: "a: b"), HeaderField(name: "X-Empty", value: "")], body: Array("busy".utf8))
+        job.spec.files = [QueuedFile(path: "/data/a", size: 1, modificationTimeNanoseconds: 2)]
+        try journal.apply([.update(job, includingSpec: false)])
+        var loaded = try journal.allJobs()[0]
+        #expect(loaded.state == .failed)
+        #expect(loaded.attempts == 4)
+        #expect(loaded.automaticRetries == 3)
+        #expect(loaded.lastError == .recorded(description: UploadError.serverRejected(status: 503, retryAfter: nil).description))
+        #expect(loaded.progress.totalBytes == 1500)
+        #expect(loaded.response == job.response)
+        #expect(loaded.spec == Self.spec("a"))
+        try journal.apply([.update(job, includingSpec: true)])
+        loaded = try journal.allJobs()[0]
+        #expect(loaded.spec.files == job.spec.files)
+    }
+
+    @Test("restorable jobs are the queued, interrupted and failed ones; finished rows can be pruned")
+    func restorable() throws {
+        let directory = TemporaryDirectory()
+        let journal = try UploadJournal(path: directory.path("j.sqlite"))
+        var jobs = try journal.insert(["q", "u", "s", "f", "c"].map(Self.spec))
+        let states: [UploadJobState] = [.queued, .uploading, .succeeded, .failed, .cancelled]
+        for index in jobs.indices { jobs[index].state = states[index] }
+        try journal.apply(jobs.map { .update($0, includingSpec: false) })
+        #expect(try journal.loadRestorableJobs().map(\.state) == [.queued, .uploading, .failed])
+        #expect(try journal.deleteFinishedJobs() == 2)
+        #expect(try journal.allJobs().count == 3)
+    }
+
+    @Test("a second connection sees everything an un-closed writer committed (a killed process)")
+    func reopenAfterUnclosedWriter() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let writer = try UploadJournal(path: path)
+        var jobs = try writer.insert((0..<50).map { Self.spec("f\($0)") })
+        jobs[0].state = .uploading
+        jobs[0].attempts = 1
+        try writer.apply([.update(jobs[0], includingSpec: false)])
+        // `writer` is never closed and its WAL never checkpointed.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let reader = try UploadJournal(path: path)
+        let restored = try reader.loadRestorableJobs()
+        #expect(restored.count == 50)
+        #expect(restored[0].state == .uploading)
+        #expect(restored[0].attempts == 1)
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test("form state is saved and loaded as a Codable blob per key")
+    func formState() throws {
+        struct Form: Codable, Equatable {
+            var url: String
+            var fields: [String: String]
+        }
+        let directory = TemporaryDirectory()
+        let journal = try UploadJournal(path: directory.path("j.sqlite"))
+        #expect(try journal.formState(Form.self) == nil)
+        let form = Form(url: "https://x/y", fields: ["a": "1"])
+        try journal.saveFormState(form)
+        try journal.saveFormState(["x"], forKey: "recent")
+        #expect(try journal.formState(Form.self) == form)
+        #expect(try journal.formState([String].self, forKey: "recent") == ["x"])
+        #expect(throws: UploadError.self) { try journal.formState(Int.self) }
+    }
+}
