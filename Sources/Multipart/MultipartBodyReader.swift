@@ -136,24 +136,8 @@ struct ReaderState: ~Copyable {
     }
 
     private mutating func openFile(_ snapshot: FileSnapshot) throws(MultipartError) {
-        let fd = open(snapshot.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileChanged(path: snapshot.path, reason: .replaced) }
-            throw .fileReadFailed(path: snapshot.path, errno: code)
-        }
-        descriptor = fd
-        let now = try currentSnapshot(snapshot)
-        guard now.device == snapshot.device, now.inode == snapshot.inode else {
-            throw .fileChanged(path: snapshot.path, reason: .replaced)
-        }
-        guard now.size == snapshot.size else {
-            throw .fileChanged(path: snapshot.path, reason: .sizeChanged(expected: snapshot.size, actual: now.size))
-        }
-        guard now.modificationTimeNanoseconds == snapshot.modificationTimeNanoseconds else {
-            throw .fileChanged(path: snapshot.path, reason: .modified)
-        }
-        if offsetInSegment > 0, lseek(fd, off_t(offsetInSegment), SEEK_SET) < 0 {
+        descriptor = try FileInspector.openUnchanged(snapshot)
+        if offsetInSegment > 0, lseek(descriptor, off_t(offsetInSegment), SEEK_SET) < 0 {
             throw .fileReadFailed(path: snapshot.path, errno: errno)
         }
     }
@@ -174,23 +158,8 @@ struct ReaderState: ~Copyable {
     }
 
     private mutating func finishFile(_ snapshot: FileSnapshot) throws(MultipartError) {
-        let now = try currentSnapshot(snapshot)
-        close()
-        if now.size > snapshot.size {
-            throw .fileChanged(path: snapshot.path, reason: .grew(expected: snapshot.size, actual: now.size))
-        }
-        if now.size < snapshot.size {
-            throw .fileChanged(path: snapshot.path, reason: .shrank(expected: snapshot.size, read: snapshot.size))
-        }
-        if now.modificationTimeNanoseconds != snapshot.modificationTimeNanoseconds {
-            throw .fileChanged(path: snapshot.path, reason: .modified)
-        }
-    }
-
-    private func currentSnapshot(_ snapshot: FileSnapshot) throws(MultipartError) -> FileSnapshot {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .fileReadFailed(path: snapshot.path, errno: errno) }
-        return FileInspector.snapshot(of: info, path: snapshot.path)
+        defer { close() }
+        try FileInspector.checkUnchangedAfterReading(descriptor, snapshot)
     }
 
     deinit {

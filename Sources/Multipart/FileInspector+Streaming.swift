@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FileInspector {
+    /// Opens a prepared file for streaming and checks that it is still the file, with the size
+    /// and modification time, that the body's length was computed from.
+    ///
+    /// - Parameter snapshot: The file as it was when the body was prepared.
+    /// - Returns: A descriptor open for reading; the caller **must** close it.
+    /// - Throws: `MultipartError.fileChanged` (replaced, size changed, modified) or
+    ///   `.fileReadFailed`.
+    public static func openUnchanged(_ snapshot: FileSnapshot) throws(MultipartError) -> Int32 {
+        let descriptor = open(snapshot.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileChanged(path: snapshot.path, reason: .replaced) }
+            throw .fileReadFailed(path: snapshot.path, errno: code)
+        }
+        do throws(MultipartError) {
+            let now = try current(descriptor, snapshot)
+            guard now.device == snapshot.device, now.inode == snapshot.inode else {
+                throw .fileChanged(path: snapshot.path, reason: .replaced)
+            }
+            guard now.size == snapshot.size else {
+                throw .fileChanged(path: snapshot.path, reason: .sizeChanged(expected: snapshot.size, actual: now.size))
+            }
+            guard now.modificationTimeNanoseconds == snapshot.modificationTimeNanoseconds else {
+                throw .fileChanged(path: snapshot.path, reason: .modified)
+            }
+            return descriptor
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// Checks, once a file's declared length has been read or sent, that it neither grew, shrank
+    /// nor was modified meanwhile.
+    ///
+    /// - Parameters:
+    ///   - descriptor: The descriptor from `openUnchanged`.
+    ///   - snapshot: The file as it was when the body was prepared.
+    /// - Throws: `MultipartError.fileChanged` (grew, shrank, modified) or `.fileReadFailed`.
+    public static func checkUnchangedAfterReading(_ descriptor: Int32, _ snapshot: FileSnapshot) throws(MultipartError) {
+        let now = try current(descriptor, snapshot)
+        if now.size > snapshot.size {
+            throw .fileChanged(path: snapshot.path, reason: .grew(expected: snapshot.size, actual: now.size))
+        }
+        if now.size < snapshot.size {
+            throw .fileChanged(path: snapshot.path, reason: .shrank(expected: snapshot.size, read: snapshot.size))
+        }
+        if now.modificationTimeNanoseconds != snapshot.modificationTimeNanoseconds {
+            throw .fileChanged(path: snapshot.path, reason: .modified)
+        }
+    }
+
+    private static func current(_ descriptor: Int32, _ snapshot: FileSnapshot) throws(MultipartError) -> FileSnapshot {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .fileReadFailed(path: snapshot.path, errno: errno) }
+        return FileInspector.snapshot(of: info, path: snapshot.path)
+    }
+}
