@@ -5,7 +5,7 @@ import PackageDescription
 /// `Benchmarks/run.sh` builds them in release mode and prints the figures.
 let package = Package(
     name: "FerryBenchmarks",
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(name: "Ferry", path: "..")],
     targets: [
         .executableTarget(
             name: "encode-benchmark",
@@ -14,6 +14,14 @@ let package = Package(
         .executableTarget(
             name: "journal-benchmark",
             dependencies: [.product(name: "Multipart", package: "Ferry"), .product(name: "Uploading", package: "Ferry")]
+        ),
+        .executableTarget(
+            name: "render-benchmark",
+            dependencies: [
+                .product(name: "FerryApp", package: "Ferry"),
+                .product(name: "TerminalUI", package: "Ferry"),
+                .product(name: "Uploading", package: "Ferry"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,9 @@
 # Prints Ferry's benchmark figures. Not a test: nothing here passes or fails.
 #   Benchmarks/run.sh encode   # 1 GiB file encoded to a discarding sink vs a plain read loop
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
-#   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding nginx receiver
+#   Benchmarks/run.sh upload   # ferry send vs curl -F to the same receivers
+#   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
+#   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
@@ -25,9 +27,10 @@ import json, sys
 rows = [json.loads(line) for line in sys.stdin]
 best = lambda mode: max(r["mbPerSecond"] for r in rows if r["mode"] == mode)
 rss = lambda mode: max(r["peakRSSKiB"] for r in rows if r["mode"] == mode)
-print(f"plain read loop : {best(\"read\"):8.0f} MB/s  peak RSS {rss(\"read\")/1024:.1f} MiB")
-print(f"multipart encode: {best(\"encode\"):8.0f} MB/s  peak RSS {rss(\"encode\")/1024:.1f} MiB")
-print(f"ratio encode/read: {best(\"encode\")/best(\"read\"):.2f} (goal >= 0.8); peak RSS goal <= 32 MiB")
+read, encode = "read", "encode"
+print(f"plain read loop : {best(read):8.0f} MB/s  peak RSS {rss(read)/1024:.1f} MiB")
+print(f"multipart encode: {best(encode):8.0f} MB/s  peak RSS {rss(encode)/1024:.1f} MiB")
+print(f"ratio encode/read: {best(encode)/best(read):.2f} (goal >= 0.8); peak RSS goal <= 32 MiB")
 '
     ;;
 journal)
@@ -35,51 +38,35 @@ journal)
     "$(swift build -c release --show-bin-path)/journal-benchmark"
     ;;
 upload)
-    command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >&2 || apt-get install -y -qq nginx >&2; }
     (cd .. && swift build -c release --product ferry >&2)
     ferry="$(cd .. && swift build -c release --show-bin-path)/ferry"
-    port=18080
-    conf="$work/nginx.conf"
-    mkdir -p "$work/nginx"
-    cat > "$conf" <<NGINX
-worker_processes 1;
-daemon on;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/body;
-    server {
-        listen 127.0.0.1:$port;
-        location /upload {
-            client_max_body_size 0;
-            client_body_buffer_size 1m;
-            return 200 "ok\n";
-        }
-    }
-}
-NGINX
-    nginx -c "$conf"
-    trap 'nginx -c "$conf" -s stop' EXIT
-    url="http://127.0.0.1:$port/upload"
+    # 1 GiB: a discarding receiver that answers only after reading the whole body (nginx's
+    # `return 200` answers before reading it, and a client may stop sending then).
+    ./discard_server.py 18090 & discard=$!
+    # 2,000 small files: the real `ferry serve` (Hummingbird, keep-alive), release build.
+    "$ferry" serve --port 18091 --dir "$work/received" > /dev/null & receiver=$!
+    trap 'kill $discard $receiver 2>/dev/null' EXIT
+    sleep 1
     file="$work/1GiB.bin"
     [ -f "$file" ] && [ "$(stat -c %s "$file")" = 1073741824 ] || head -c 1073741824 /dev/urandom > "$file"
     cat "$file" > /dev/null
     export XDG_STATE_HOME="$work/state"
     rm -rf "$XDG_STATE_HOME"
     for round in 1 2 3; do
-        ./measure.py curl-1GiB curl -s -o /dev/null -F "file=@$file" "$url"
-        ./measure.py ferry-1GiB "$ferry" send --retry 0 --url "$url" "$file"
+        ./measure.py curl-1GiB curl -s -o /dev/null -F "file=@$file" http://127.0.0.1:18090/upload
+        ./measure.py ferry-1GiB "$ferry" send --retry 0 --url http://127.0.0.1:18090/upload "$file"
     done > "$work/single.jsonl"
     small="$work/small"
     if [ ! -d "$small" ]; then
         mkdir -p "$small"
         for i in $(seq 1 2000); do head -c 4096 /dev/urandom > "$small/f$i.bin"; done
     fi
+    url=http://127.0.0.1:18091/upload
     for round in 1 2; do
+        rm -rf "$work/received"
         ./measure.py curl-2000x4KiB sh -c "ls '$small' | xargs -P8 -I{} curl -s -o /dev/null -F 'file=@$small/{}' '$url'"
-        ./measure.py ferry-2000x4KiB sh -c "'$ferry' send --concurrency 8 --retry 0 --url '$url' '$small'/*"
+        rm -rf "$work/received"
+        ./measure.py ferry-2000x4KiB sh -c "'$ferry' send --concurrency 8 --retry 0 --url '$url' '$small'/* > /dev/null"
     done > "$work/small.jsonl"
     python3 - "$work/single.jsonl" "$work/small.jsonl" <<'PY'
 import json, sys
@@ -97,7 +84,7 @@ print(f"2,000 x 4 KiB at concurrency 8: curl (xargs -P8) {2000 / c:.0f} files/s,
 PY
     ;;
 *)
-    echo "usage: $0 encode|journal|upload" >&2
+    echo "usage: $0 encode|journal|upload|render|idle" >&2
     exit 2
     ;;
 esac

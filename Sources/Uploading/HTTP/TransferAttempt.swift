@@ -101,15 +101,18 @@ final class TransferAttempt: HTTPClientResponseDelegate, TransportTask {
                 return
             }
             let written = writer.write(.byteBuffer(chunk))
-            let following = try readChunk(reader)
+            guard let following = try readChunk(reader) else {
+                // The last write: finish the body stream the moment it completes, on the event
+                // loop. A hop to another queue first would let a fast server's response arrive
+                // before the stream ends, and AsyncHTTPClient then never returns the connection
+                // to its pool.
+                written.cascade(to: done)
+                return
+            }
             written.whenComplete { result in
                 switch result {
                 case .success:
-                    if let following {
-                        self.readQueue.async { self.pump(reader, next: following, writer: writer, done: done) }
-                    } else {
-                        done.succeed(())
-                    }
+                    self.readQueue.async { self.pump(reader, next: following, writer: writer, done: done) }
                 case let .failure(error):
                     done.fail(error)
                 }
