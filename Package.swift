@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "Uploading", targets: ["Uploading"]),
+        .library(name: "FerryApp", targets: ["FerryApp"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
