@@ -96,6 +96,9 @@ let package = Package(
         ),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
+        // Runs the built `ferry` binary in tmux against `ferry serve`; no module dependencies.
+        .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,13 +25,14 @@ public enum DirectoryReader {
                                     focusName: focusName)
         }
         defer { closedir(directory) }
+        let descriptor = dirfd(directory)
         var entries: [BrowserEntry] = []
         while let pointer = readdir(directory) {
             let bytes = withUnsafeBytes(of: pointer.pointee.d_name) { raw in
                 Array(raw.prefix(while: { $0 != 0 }))
             }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-            entries.append(entry(named: bytes, in: path))
+            entries.append(entry(named: bytes, in: path, descriptor: descriptor))
         }
         return DirectoryListing(path: path, entries: entries, focusName: focusName)
     }
@@ -87,24 +88,28 @@ public enum DirectoryReader {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    private static func entry(named bytes: [UInt8], in directory: String) -> BrowserEntry {
+    /// Examines one entry relative to the open directory (`fstatat`), which is much faster than
+    /// resolving full paths for 100,000 entries.
+    private static func entry(named bytes: [UInt8], in directory: String, descriptor: Int32) -> BrowserEntry {
         let rawName = String(decoding: bytes, as: UTF8.self)
-        let name = DisplayWidth.displayable(bytes: bytes)
+        let isPlain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        let name = isPlain ? rawName : DisplayWidth.displayable(bytes: bytes)
         let path = join(directory, rawName)
+        let cName = bytes.map { CChar(bitPattern: $0) } + [0]
         var link = stat()
-        guard lstat(path, &link) == 0 else {
+        guard fstatat(descriptor, cName, &link, AT_SYMLINK_NOFOLLOW) == 0 else {
             return BrowserEntry(name: name, path: path, kind: .other)
         }
         let isLink = (link.st_mode & S_IFMT) == S_IFLNK
         var target = link
-        if isLink && stat(path, &target) != 0 {
+        if isLink && fstatat(descriptor, cName, &target, 0) != 0 {
             let kind: BrowserEntry.Kind = errno == ELOOP ? .symlinkLoop : .brokenSymlink
             return BrowserEntry(name: name, path: path, kind: kind, modificationTimeNanoseconds: nanoseconds(link),
                                 isSymlink: true)
         }
         let mode = target.st_mode & S_IFMT
         if mode == S_IFDIR {
-            let readable = access(path, R_OK | X_OK) == 0
+            let readable = faccessat(descriptor, cName, R_OK | X_OK, 0) == 0
             return BrowserEntry(name: name, path: path, kind: .directory, modificationTimeNanoseconds: nanoseconds(target),
                                 isSymlink: isLink, isUnreadable: !readable)
         }

@@ -60,7 +60,7 @@ public enum KeyBindings {
                    }),
         KeyBinding([char("a")], "a", "all", pane: .files, action: .selectAll,
                    whyDisabled: { state in
-                       state.browser.shownEntries.contains { $0.kind == .file } ? nil : "no files shown"
+                       state.browser.visible.contains { state.browser.entries[$0].kind == .file } ? nil : "no files shown"
                    }),
     ]
 

@@ -53,6 +53,10 @@ extension AppState {
 
     private mutating func handleKey(_ event: KeyEvent) -> [AppCommand] {
         if event == .key(.ctrl("c")) { return perform(.forceQuit) }
+        // Outside text fields nothing is bound to Alt: a fast Esc then key arrives as Alt-key.
+        if case .alt(let key) = event, browser.filterEditor == nil, form.editing == nil {
+            return handleKey(.key(.escape)) + handleKey(.key(key))
+        }
         if let confirmation { return answer(confirmation, with: event) }
         if showsHelp {
             if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
@@ -103,6 +107,9 @@ extension AppState {
         if !paths.isEmpty && paths.allSatisfy(browser.isSelected) {
             browser.deselect(paths)
             return []
+        }
+        if collection.unreadableCount > 0 {
+            notice = "\(collection.unreadableCount) folder(s) under \(collection.directory) could not be read"
         }
         if collection.files.isEmpty {
             notice = "no files under \(collection.directory)"

@@ -25,9 +25,6 @@ public struct QueueState: Hashable, Sendable {
         scroll.selection.flatMap { jobs[order[$0]] }
     }
 
-    /// The jobs in queue order.
-    public var orderedJobs: [UploadJob] { order.compactMap { jobs[$0] } }
-
     /// Counts of jobs by state, and bytes; kept up to date as jobs change.
     public private(set) var summary = UploadSummary()
 

@@ -72,6 +72,7 @@ struct QueuePane: Widget {
     private func info(for job: UploadJob) -> String {
         switch job.state {
         case .queued: job.retryAt == nil ? (state.queue.isPaused ? "paused" : "queued") : "retry"
+        case .uploading where (job.progress.fractionCompleted ?? 0) >= 1: "waiting"
         case .uploading:
             job.progress.estimatedTimeRemaining.map { HumanFormat.duration($0) } ?? "--"
         case .succeeded: "done"

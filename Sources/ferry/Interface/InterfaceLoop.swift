@@ -53,8 +53,9 @@ final class InterfaceLoop {
                 busyUntil = .now() + .seconds(2)
             }
             while !pending.isEmpty {
-                let message = pending.removeFirst()
-                execute(state.update(message))
+                let batch = pending
+                pending = []
+                for message in batch { execute(state.update(message)) }
             }
             if state.isQuitting { break }
             if dirty {

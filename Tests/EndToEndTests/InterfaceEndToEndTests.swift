@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The built `ferry` binary in tmux against a real `ferry serve` subprocess.
+@Suite("Interface end to end", .serialized, .timeLimit(.minutes(2)))
+struct InterfaceEndToEndTests {
+    /// Three files to send (and one not to), in `batch/` of a fresh folder.
+    struct Sources {
+        let root: URL
+        let files: [String: Data]
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-e2e-src-\(UUID().uuidString)")
+            let batch = root.appendingPathComponent("batch")
+            try FileManager.default.createDirectory(at: batch, withIntermediateDirectories: true)
+            var files: [String: Data] = [:]
+            for (index, name) in ["one.txt", "two.bin", "three 三.txt"].enumerated() {
+                let data = Data((0..<(150_000 + index * 1000)).map { UInt8(truncatingIfNeeded: $0 &* (index + 7)) })
+                try data.write(to: batch.appendingPathComponent(name))
+                files[name] = data
+            }
+            try Data("not me".utf8).write(to: batch.appendingPathComponent("zz-unselected.txt"))
+            self.files = files
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    private func binary() throws -> String {
+        guard let path = FerryBinary.path else {
+            Issue.record(Comment(rawValue: FerryBinary.missingMessage))
+            throw E2EError(FerryBinary.missingMessage)
+        }
+        return path
+    }
+
+    /// Starts ferry in the pane (between two `stty -a` snapshots), opens `batch/` and selects
+    /// its first three files.
+    private func startAndSelectThree(_ tmux: TmuxSession, binary: String, url: String, sources: Sources,
+                                     extra: String = "") throws {
+        let scratch = tmux.scratch.path
+        try tmux.run("stty -a > \(scratch)/before.txt; '\(binary)' --url '\(url)' \(extra) '\(sources.root.path)'; "
+                     + "stty -a > \(scratch)/after.txt; echo FERRY-\"\"EXITED")
+        try tmux.waitFor("the browser") { $0.contains("batch/") }
+        try tmux.send("l", literally: true)
+        try tmux.waitFor("the batch folder") { $0.contains("zz-unselected.txt") }
+        try tmux.send("Space", "Space", "Space")
+        try tmux.waitFor("three selected") { $0.contains("sel 3") }
+    }
+
+    /// Rows of the queue that show a finished upload.
+    private func doneRows(_ screen: String) -> Int {
+        screen.components(separatedBy: "\n").filter { $0.hasPrefix("✓") && $0.contains(" done ") }.count
+    }
+
+    private func quitAndCheckTerminal(_ tmux: TmuxSession, quit: () throws -> Void = {}) throws {
+        try quit()
+        try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+        // The window size may differ (a test resizes it); every other setting must be back.
+        func settings(_ name: String) throws -> String {
+            try String(contentsOfFile: tmux.scratch.path + "/" + name, encoding: .utf8)
+                .replacingOccurrences(of: #"rows \d+; columns \d+;"#, with: "", options: .regularExpression)
+        }
+        #expect(try settings("before.txt") == settings("after.txt"), "stty settings differ after quitting")
+        #expect(try !tmux.isAlternateScreen(), "the main screen is not back")
+    }
+
+    @Test func uploadsThreeFilesWithAParameter() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary)
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try tmux.send("2", "n", literally: false)
+        try tmux.send("note=hello", literally: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("the parameter row") { $0.contains("note=hello") }
+        try tmux.send("u", literally: true)
+        let screen = try tmux.waitFor("three done rows") { screen in
+            doneRows(screen) == 3
+        }
+        for name in ["one.txt", "two.bin", "three 三.txt"] {
+            #expect(screen.contains(name), "\(name) missing from the queue")
+        }
+        #expect(screen.contains("done 3"))
+        #expect(Set(receiver.savedContents()) == Set(sources.files.values))
+        let logged = receiver.logLines.filter { ($0["status"] as? Int) == 200 }
+        #expect(logged.count == 3)
+        for line in logged {
+            let fields = line["fields"] as? [String: [String]]
+            #expect(fields?["note"] == ["hello"])
+        }
+        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+    }
+
+    @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: ["--fail-first", "1"])
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+                                extra: "--retry 0")
+        try tmux.send("u", literally: true)
+        try tmux.waitFor("three failed rows") { screen in
+            screen.components(separatedBy: "\n").filter { $0.contains("HTTP 500") }.count == 3
+        }
+        try tmux.send("R", literally: true)
+        try tmux.waitFor("three done rows") { screen in
+            doneRows(screen) == 3
+        }
+        #expect(Set(receiver.savedContents()) == Set(sources.files.values))
+        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+    }
+
+    @Test func survivesResizesMidUpload() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "1500"])
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+                                extra: "--concurrency 1")
+        try tmux.send("u", literally: true)
+        try tmux.waitFor("an active upload") { $0.contains("active 1") }
+        try tmux.resize(width: 30, height: 10)
+        try tmux.waitFor("the too-small message") { $0.contains("too small") }
+        try tmux.resize(width: 60, height: 16)
+        try tmux.waitFor("the queue at 60 columns") { $0.contains("Queue") }
+        try tmux.resize(width: 120, height: 40)
+        try tmux.waitFor("three done rows", timeout: 30) { screen in
+            doneRows(screen) == 3
+        }
+        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+    }
+
+    @Test func quittingWhileUploadingAsksAndTheJobsComeBack() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "30000"])
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try tmux.send("u", literally: true)
+        try tmux.waitFor("active uploads") { $0.contains("active 3") }
+        try tmux.send("q", literally: true)
+        try tmux.waitFor("the quit question") { $0.contains("Quit?") }
+        try tmux.send("y", literally: true)
+        try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+        #expect(try !tmux.isAlternateScreen())
+        try tmux.run("'\(binary)' '\(sources.root.path)'")
+        try tmux.send("3", literally: true)
+        let screen = try tmux.waitFor("the restored jobs") { screen in
+            ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
+        }
+        #expect(screen.contains("Queue"))
+        try tmux.send("C-c")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary)
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        let children = try tmux.foregroundChildren()
+        #expect(children.count == 1, "expected ferry as the shell's only child, got \(children)")
+        try quitAndCheckTerminal(tmux) {
+            for pid in children { kill(pid, SIGTERM) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A detached tmux server on a socket of its own, running one shell in a pane of a given size.
+///
+/// Every call is bounded in time; ``kill()`` always stops the server.
+final class TmuxSession {
+    /// The socket name (`tmux -L`).
+    let socket = "ferry-e2e-\(UUID().uuidString)"
+    /// A scratch directory for the session (state home, marker files).
+    let scratch: URL
+
+    /// Starts a server with a shell in an 100×30 (or other) pane.
+    ///
+    /// - Parameters:
+    ///   - width: Columns.
+    ///   - height: Rows.
+    init(width: Int = 100, height: Int = 30) throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(width), "-y", String(height),
+                  "env", "PS1=$ ", "HOME=\(scratch.path)", "XDG_STATE_HOME=\(scratch.path)/state", "TERM=screen",
+                  "sh"])
+    }
+
+    /// Types a line into the pane's shell.
+    ///
+    /// - Parameter line: The command line.
+    func run(_ line: String) throws {
+        try tmux(["send-keys", "-t", "e2e", "-l", line])
+        try tmux(["send-keys", "-t", "e2e", "Enter"])
+    }
+
+    /// Sends keys in tmux's `send-keys` syntax (`Space`, `Enter`, `C-c`) or literally.
+    ///
+    /// - Parameters:
+    ///   - keys: The keys.
+    ///   - literally: Whether to send them as text.
+    func send(_ keys: String..., literally: Bool = false) throws {
+        try tmux(["send-keys", "-t", "e2e"] + (literally ? ["-l"] : []) + keys)
+    }
+
+    /// The pane's text.
+    func capture() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    /// Whether the pane shows the alternate screen.
+    func isAlternateScreen() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", "e2e", "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// The process IDs of the children of the pane's shell (the program it runs).
+    func foregroundChildren() throws -> [Int32] {
+        let shell = try tmux(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { Int32($0) }
+    }
+
+    /// Resizes the window.
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "e2e", "-x", String(width), "-y", String(height)])
+    }
+
+    /// Waits until the screen satisfies `condition`, polling; throws with the last screen after
+    /// `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - what: What is awaited, for the error.
+    ///   - timeout: Seconds.
+    ///   - condition: The test on the captured text.
+    /// - Returns: The screen that satisfied it.
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture()
+            if condition(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw E2EError("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(screen)")
+    }
+
+    /// Stops the server and removes the scratch directory.
+    func kill() {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let (status, output) = try Spawn.run(["tmux", "-L", socket] + arguments, scratch: scratch)
+        guard status == 0 else {
+            throw E2EError("tmux \(arguments.joined(separator: " ")) exited with \(status)")
+        }
+        return output
+    }
+}

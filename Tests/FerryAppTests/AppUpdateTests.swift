@@ -1,0 +1,278 @@
+import FerryApp
+import Foundation
+import TerminalUI
+import Testing
+import Uploading
+
+@Suite("App update")
+struct AppUpdateTests {
+    static let tree: [String: [BrowserEntry]] = [
+        "/data": [file("zeta.txt"), folder("photos"), file("alpha.txt", size: 300), file(".hidden"), folder("docs")],
+        "/data/photos": [file("a.png", in: "/data/photos", size: 10), file("b.png", in: "/data/photos", size: 20),
+                         file("c.png", in: "/data/photos", size: 30), file("d.png", in: "/data/photos", size: 40)],
+        "/data/docs": [],
+    ]
+    static let valid = FormSettings(url: "http://127.0.0.1:9/upload")
+
+    @Test func listsDirectoriesFirstThenFilesByName() {
+        let app = AppHarness(directories: Self.tree)
+        #expect(app.state.browser.shownEntries.map(\.name) == ["docs", "photos", "alpha.txt", "zeta.txt"])
+    }
+
+    @Test func hiddenFilesToggleAndSortCycles() {
+        var app = AppHarness(directories: Self.tree)
+        app.type(".")
+        #expect(app.state.browser.shownEntries.map(\.name).contains(".hidden"))
+        app.type("s")
+        #expect(app.state.browser.sort == .size)
+        #expect(app.state.browser.shownEntries.map(\.name).suffix(3) == ["alpha.txt", ".hidden", "zeta.txt"]
+            || app.state.browser.shownEntries.first?.isDirectory == true)
+    }
+
+    @Test func opensAFolderAndGoesBackUpToIt() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("j")
+        let opened = app.type("l")
+        #expect(opened == [.loadDirectory("/data/photos", focusName: nil)])
+        #expect(app.state.browser.directory == "/data/photos")
+        let up = app.press(.backspace)
+        #expect(up == [.loadDirectory("/data", focusName: "photos")])
+        #expect(app.state.browser.current?.name == "photos")
+    }
+
+    @Test func unreadableFolderShowsAnInlineError() {
+        var app = AppHarness(directories: Self.tree)
+        app.press(.end)
+        app.send(.directoryLoaded(DirectoryListing(path: "/secret", entries: [], error: "cannot open /secret: Permission denied")))
+        #expect(app.state.browser.directory == "/data")
+        #expect(app.screen().lines()[1].contains("cannot open /secret: Permission denied"))
+    }
+
+    @Test func filterIsIncrementalCaseInsensitiveAndEscClears() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("/ALP")
+        #expect(app.state.browser.shownEntries.map(\.name) == ["alpha.txt"])
+        app.press(.enter)
+        #expect(app.state.browser.filterEditor == nil)
+        #expect(app.state.browser.filter == "ALP")
+        app.press(.escape)
+        #expect(app.state.browser.shownEntries.count == 4)
+    }
+
+    @Test func spaceSelectsAndMovesDownAndTheTotalIsKept() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("jj")
+        app.type("  ")
+        #expect(app.state.browser.selection.count == 2)
+        #expect(app.state.browser.selectedBytes == 400)
+        #expect(app.state.browser.scroll.cursor == 3)
+        app.type("k ")
+        #expect(app.state.browser.selection.count == 1)
+    }
+
+    @Test func selectAllTogglesEveryFileShown() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("a")
+        #expect(app.state.browser.selection.count == 2)
+        app.type("a")
+        #expect(app.state.browser.selection.isEmpty)
+    }
+
+    @Test func spaceOnAFolderSelectsItsFilesAndAsksAboveOneThousand() {
+        var app = AppHarness(directories: Self.tree)
+        let many = (0..<1001).map { QueuedFile(path: "/data/docs/\($0)", size: 1, modificationTimeNanoseconds: 0) }
+        app.collections["/data/docs"] = FileCollection(directory: "/data/docs", files: many)
+        app.type(" ")
+        #expect(app.state.confirmation == .selectFolder(FileCollection(directory: "/data/docs", files: many)))
+        #expect(app.screen().lines().joined().contains("Select 1001 files"))
+        app.type("y")
+        #expect(app.state.browser.selection.count == 1001)
+        #expect(app.state.confirmation == nil)
+    }
+
+    @Test func queueingNeedsASelectionAndAValidForm() {
+        var app = AppHarness(directories: Self.tree)
+        #expect(app.type("u").isEmpty)
+        #expect(app.state.notice == "nothing selected")
+        app.type("jj ")
+        #expect(app.type("u").isEmpty)
+        #expect(app.state.notice == "URL: enter the URL to upload to")
+        #expect(app.state.browser.selection.count == 1)
+    }
+
+    @Test func queueingBuildsOneJobPerFileWithTheParametersAndFocusesTheQueue() throws {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("jl")
+        app.type("   ")
+        app.type("2n")
+        app.type("note=hello")
+        let saved = app.press(.enter)
+        #expect(saved.count == 1)
+        let commands = app.type("u")
+        #expect(commands.first == .setRetryLimit(3))
+        guard case .enqueue(let specs)? = commands.last else {
+            Issue.record("no enqueue in \(commands)")
+            return
+        }
+        #expect(specs.map { $0.files.map(\.path) } == [["/data/photos/a.png"], ["/data/photos/b.png"], ["/data/photos/c.png"]])
+        #expect(specs.allSatisfy { $0.textFields == [FormTextField(name: "note", value: "hello")] })
+        #expect(specs.allSatisfy { $0.url == "http://127.0.0.1:9/upload" && $0.fileField == "file" })
+        #expect(app.state.focus == .queue)
+        #expect(app.state.browser.selection.isEmpty)
+        #expect(app.state.queue.order.count == 3)
+    }
+
+    @Test func bundleModeSendsOneRequest() {
+        var settings = Self.valid
+        settings.mode = .bundle
+        var app = AppHarness(directories: Self.tree, settings: settings)
+        app.type("a")
+        let commands = app.type("u")
+        guard case .enqueue(let specs)? = commands.last else {
+            Issue.record("no enqueue")
+            return
+        }
+        #expect(specs.count == 1)
+        #expect(specs[0].files.count == 2)
+    }
+
+    @Test func invalidURLIsFlaggedInline() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("2")
+        app.press(.enter)
+        app.type("ftp://x")
+        app.press(.enter)
+        #expect(app.state.form.settings.url == "ftp://x")
+        #expect(app.state.form.error(of: .url) != nil)
+        let screen = app.screen().lines()
+        #expect(screen[1].hasPrefix("URL          ftp://x  ✗"))
+    }
+
+    @Test func secretHeadersAreMaskedUntilRevealed() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("2G")
+        app.type("n")
+        app.type("X-Api-Key: s3cret")
+        app.press(.enter)
+        #expect(app.state.form.settings.headers == [FormRow(name: "X-Api-Key", value: "s3cret")])
+        #expect(!app.screen().lines().joined().contains("s3cret"))
+        app.type("v")
+        #expect(app.screen().lines().joined().contains("X-Api-Key: s3cret"))
+    }
+
+    @Test func deleteRemovesTheRowAndEmptyNewRowsVanish() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("2n")
+        app.press(.escape)
+        #expect(app.state.form.settings.parameters.isEmpty)
+        app.type("nk=v")
+        app.press(.enter)
+        #expect(app.state.form.settings.parameters == [FormRow(name: "k", value: "v")])
+        app.type("d")
+        #expect(app.state.form.settings.parameters.isEmpty)
+    }
+
+    @Test func methodAndModeToggleWithEnter() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("2j")
+        let commands = app.press(.enter)
+        #expect(app.state.form.settings.method == "PUT")
+        #expect(commands == [.saveForm(app.state.form.settings)])
+    }
+
+    @Test func failedJobsShowTheirStatusAndRetryAllBringsThemBack() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("a")
+        app.type("u")
+        let ids = app.state.queue.order
+        for id in ids { app.send(app.engine.finish(id, status: 500)) }
+        #expect(app.state.queue.summary.failed == 2)
+        let row = app.screen().lines()[2]
+        #expect(row.contains("HTTP 500"))
+        #expect(app.type("R") == [.retryAllFailed])
+        #expect(app.state.queue.summary.queued == 2)
+        for id in ids { app.send(app.engine.finish(id, status: 200)) }
+        #expect(app.screen().lines()[2].contains("done"))
+    }
+
+    @Test func queueKeysBecomeCommands() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("a")
+        app.type("u")
+        let first = app.state.queue.order[0]
+        #expect(app.type("c") == [.cancel(first)])
+        #expect(app.type("C") == [.cancelAll])
+        #expect(app.type("p") == [.setPaused(true)])
+        #expect(app.type("p") == [.setPaused(false)])
+        #expect(app.type("x") == [.clearFinished])
+        let more = app.type("+")
+        #expect(more.contains(.setConcurrency(5)))
+        #expect(app.type("-").contains(.setConcurrency(4)))
+        #expect(app.type("r").isEmpty)
+        #expect(app.state.notice == "only failed or cancelled jobs can be retried")
+        #expect(app.type("d") == [.remove(first)])
+        #expect(app.state.queue.order.count == 1)
+    }
+
+    @Test func detailsOpenWithEnterAndCloseWithEscape() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("a")
+        app.type("u")
+        app.send(app.engine.finish(app.state.queue.order[0], status: 413))
+        app.press(.enter)
+        let text = app.screen().lines().joined(separator: "\n")
+        #expect(text.contains("Request: POST http://127.0.0.1:9/upload"))
+        #expect(text.contains("Response: 413"))
+        #expect(text.contains("server says 413"))
+        app.press(.escape)
+        #expect(app.state.queue.detailsJobID == nil)
+    }
+
+    @Test func quitAsksWhileUploadsRun() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("a")
+        app.type("u")
+        #expect(app.type("q").isEmpty)
+        #expect(app.state.confirmation == .quit(activeJobs: 2))
+        #expect(app.type("n").isEmpty)
+        #expect(!app.state.isQuitting)
+        app.type("q")
+        #expect(app.type("y") == [.saveForm(Self.valid), .quit])
+        #expect(app.state.isQuitting)
+    }
+
+    @Test func quitWithoutUploadsAndCtrlCQuitAtOnce() {
+        var idle = AppHarness(directories: Self.tree)
+        #expect(idle.type("q").last == .quit)
+        var busy = AppHarness(directories: Self.tree, settings: Self.valid)
+        busy.type("au")
+        #expect(busy.press(.ctrl("c")).last == .quit)
+    }
+
+    @Test func panesSwitchWithTabShiftTabAndDigits() {
+        var app = AppHarness(directories: Self.tree)
+        app.press(.tab)
+        #expect(app.state.focus == .form)
+        app.press(.backTab)
+        app.press(.backTab)
+        #expect(app.state.focus == .queue)
+        app.type("1")
+        #expect(app.state.focus == .files)
+    }
+
+    @Test func helpOpensAndCloses() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("?")
+        #expect(app.state.showsHelp)
+        #expect(app.screen().lines().joined().contains("retry failed"))
+        app.press(.escape)
+        #expect(!app.state.showsHelp)
+    }
+
+    @Test func restoredJobsAppear() {
+        var app = AppHarness(directories: Self.tree)
+        let job = UploadJob(id: 7, spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/y.bin", size: 5, modificationTimeNanoseconds: 0)]))
+        app.send(.jobsRestored([job]))
+        #expect(app.state.queue.order == [7])
+    }
+}

@@ -1,0 +1,125 @@
+import FerryApp
+import Foundation
+import TerminalUI
+import Testing
+import TestSupport
+import Uploading
+
+@Suite("App view")
+struct AppViewTests {
+    static let names: [BrowserEntry] = [
+        file("日本語メモ.txt", size: 46),
+        file("🚀 launch notes.txt", size: 43),
+        file("cafe\u{301} menu.md", size: 259),
+        file(DisplayWidth.displayable(bytes: [0x62, 0x61, 0x64, 0xFF, 0x2E, 0x62, 0x69, 0x6E]), size: 2048),
+        folder("photos"),
+        BrowserEntry(name: "dangling", path: "/data/dangling", kind: .brokenSymlink, isSymlink: true),
+    ]
+
+    @Test func filesPaneAtTheMinimumSizeLaysOutWideNamesByWidth() {
+        var app = AppHarness(directories: ["/data": Self.names], size: Size(width: 40, height: 12))
+        app.type("jj ")
+        expectLines(app.screen(width: 40, height: 12), [
+            " 1 Files   2 Form   3 Queue        ferry",
+            "/data                          sort:name",
+            "  photos/",
+            "  bad\\xFF.bin                    2.0 KiB",
+            "✓ café menu.md                     259 B",
+            "  dangling → [broken link]",
+            "  日本語メモ.txt                    46 B",
+            "  🚀 launch notes.txt               43 B",
+            "",
+            "",
+            " → no …rm) sel 1 (259 B) Q0 A0 D0 F0 0% ",
+            "l/→ open  h/← up  / filter  s sort",
+        ])
+    }
+
+    @Test func belowTheMinimumSizeSaysSo() {
+        let app = AppHarness(directories: ["/data": Self.names])
+        expectLines(app.screen(width: 39, height: 11), [
+            "", "", "", "",
+            "          Terminal too small",
+            "        need 40x12, have 39x11",
+            "", "", "", "", "",
+        ])
+        expectLines(app.screen(width: 12, height: 1), ["Too small: …"])
+        #expect(app.screen(width: 0, height: 0).lines().isEmpty)
+    }
+
+    @Test func formShowsErrorsInlineAndMasksSecrets() {
+        var settings = FormSettings(url: "ftp://example.com/up")
+        settings.parameters = [FormRow(name: "note", value: "hi")]
+        settings.headers = [FormRow(name: "Authorization", value: "Bearer abc"), FormRow(name: "X-Trace", value: "1")]
+        var app = AppHarness(directories: ["/data": []], settings: settings, size: Size(width: 60, height: 14))
+        app.type("2")
+        expectLines(app.screen(width: 60, height: 14), [
+            " 1 Files   2 Form   3 Queue                            ferry",
+            "URL          ftp://example.com/up  ✗ ftp://example.com/up: f",
+            "Method       POST",
+            "File field   file",
+            "Mode         one request per file",
+            "Concurrency  4",
+            "Retries      3",
+            "Param        note=hi",
+            "+ parameter  n or Enter adds a parameter (key=value)",
+            "Header       Authorization: ••••••••••",
+            "Header       X-Trace: 1",
+            "+ header     n or Enter adds a header (Name: value)",
+            " → ftp://example.com/up          sel 0 (0 B) Q0 A0 D0 F0 0% ",
+            "Enter edit  n add row  d delete row  v reveal  u upload",
+        ])
+    }
+
+    @Test func queueRowsShowStateProgressAndFailures() {
+        var app = AppHarness(directories: ["/data": []], size: Size(width: 80, height: 12))
+        let spec = { (name: String) in
+            UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/" + name, size: 1000, modificationTimeNanoseconds: 0)])
+        }
+        let uploading = UploadJob(id: 1, spec: spec("half.bin"), state: .uploading,
+                                  progress: UploadProgress(bytesSent: 500, totalBytes: 1000, bytesPerSecond: 2048,
+                                                           estimatedTimeRemaining: .seconds(3)),
+                                  attempts: 1)
+        let failed = UploadJob(id: 2, spec: spec("bad.bin"), state: .failed, attempts: 1,
+                               lastError: .serverRejected(status: 500, retryAfter: nil),
+                               response: UploadResponse(status: 500, body: Array("boom\nmore".utf8)))
+        let done = UploadJob(id: 3, spec: spec("ok.bin"), state: .succeeded, attempts: 2)
+        let queued = UploadJob(id: 4, spec: spec("wait 日本.bin"))
+        for job in [uploading, failed, done, queued] { app.send(.uploadEventReceived(.queued(job))) }
+        app.type("3")
+        let lines = app.screen(width: 80, height: 12).lines()
+        #expect(lines[1].hasPrefix("  Name"))
+        #expect(lines[2].hasPrefix("↑ half.bin"))
+        #expect(lines[2].contains(" 50% "))
+        #expect(lines[2].contains("2.0 KiB/s"))
+        #expect(lines[2].hasSuffix("#1"))
+        #expect(lines[3].hasPrefix("✗ bad.bin"))
+        #expect(lines[3].contains("HTTP 500 boom"))
+        #expect(lines[4].contains("100% "))
+        #expect(lines[4].contains("done"))
+        #expect(lines[5].hasPrefix("· wait 日本.bin"))
+        #expect(lines[5].contains("queued"))
+        #expect(lines[10].contains("Q1 A1 D1 F1"))
+    }
+
+    @Test func tenThousandJobsRenderOnlyTheVisibleRows() {
+        var app = AppHarness(directories: ["/data": []], size: Size(width: 120, height: 40))
+        for index in 1...10_000 {
+            let spec = UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/f\(index)", size: 10, modificationTimeNanoseconds: 0)])
+            app.send(.uploadEventReceived(.queued(UploadJob(id: UploadJobID(Int64(index)), spec: spec))))
+        }
+        app.type("3G")
+        let lines = app.screen(width: 120, height: 40).lines()
+        #expect(lines[37].hasPrefix("· f10000 "))
+        #expect(lines[38].contains("queued 10000"))
+    }
+
+    @Test func helpBarGreysDisabledKeysAndTheQuitDialogIsCentred() {
+        var app = AppHarness(directories: ["/data": [file("a")]], settings: FormSettings(url: "http://h/u"))
+        app.type(" u")
+        app.type("q")
+        let text = app.screen().lines().joined(separator: "\n")
+        #expect(text.contains("Quit?"))
+        #expect(text.contains("y: quit"))
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FerryApp
+import Foundation
+import Testing
+
+@Suite("Directory reader")
+struct DirectoryReaderTests {
+    @Test func flagsOddEntriesAndEscapesUndecodableNames() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-reader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("12345".utf8).write(to: URL(fileURLWithPath: root + "/five.txt"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/sub/deeper/x.txt"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/dangling", withDestinationPath: root + "/missing")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop-a", withDestinationPath: root + "/loop-b")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop-b", withDestinationPath: root + "/loop-a")
+        let rawName: [CChar] = Array((root + "/bad").utf8CString.dropLast()) + [CChar(bitPattern: 0xFF), 0]
+        let descriptor = open(rawName, O_CREAT | O_WRONLY, 0o644)
+        #expect(descriptor >= 0)
+        close(descriptor)
+
+        let listing = DirectoryReader.read(root)
+        #expect(listing.error == nil)
+        let kinds = Dictionary(uniqueKeysWithValues: listing.entries.map { ($0.name, $0.kind) })
+        #expect(kinds == ["five.txt": .file, "sub": .directory, "dangling": .brokenSymlink, "loop-a": .symlinkLoop,
+                          "loop-b": .symlinkLoop, "bad\\xFF": .file])
+        #expect(listing.entries.first { $0.name == "five.txt" }?.size == 5)
+
+        let collection = DirectoryReader.collectFiles(under: root + "/sub")
+        #expect(collection.files.map(\.path) == [root + "/sub/deeper/x.txt"])
+        #expect(collection.totalBytes == 1)
+    }
+
+    @Test func aMissingDirectoryIsAnErrorNotACrash() {
+        let listing = DirectoryReader.read("/nonexistent-\(UUID().uuidString)")
+        #expect(listing.entries.isEmpty)
+        #expect(listing.error?.contains("No such file or directory") == true)
+    }
+
+    @Test func parentOfPaths() {
+        #expect(DirectoryReader.parent(of: "/a/b") == ("/a", "b"))
+        #expect(DirectoryReader.parent(of: "/a/") == ("/", "a"))
+        #expect(DirectoryReader.parent(of: "/") == ("/", ""))
+    }
+}
