@@ -2,7 +2,7 @@
 # Prints Ferry's benchmark figures. Not a test: nothing here passes or fails.
 #   Benchmarks/run.sh encode   # 1 GiB file encoded to a discarding sink vs a plain read loop
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
-#   Benchmarks/run.sh upload   # ferry send vs curl -F to the same receivers
+#   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding receiver
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 set -euo pipefail
@@ -40,12 +40,10 @@ journal)
 upload)
     (cd .. && swift build -c release --product ferry >&2)
     ferry="$(cd .. && swift build -c release --show-bin-path)/ferry"
-    # 1 GiB: a discarding receiver that answers only after reading the whole body (nginx's
-    # `return 200` answers before reading it, and a client may stop sending then).
+    # A discarding receiver that answers only after reading the whole body (nginx's `return 200`
+    # answers before reading it, and a client may stop sending then).
     ./discard_server.py 18090 & discard=$!
-    # 2,000 small files: the real `ferry serve` (Hummingbird, keep-alive), release build.
-    "$ferry" serve --port 18091 --dir "$work/received" > /dev/null & receiver=$!
-    trap 'kill $discard $receiver 2>/dev/null' EXIT
+    trap 'kill $discard 2>/dev/null' EXIT
     sleep 1
     file="$work/1GiB.bin"
     [ -f "$file" ] && [ "$(stat -c %s "$file")" = 1073741824 ] || head -c 1073741824 /dev/urandom > "$file"
@@ -61,11 +59,9 @@ upload)
         mkdir -p "$small"
         for i in $(seq 1 2000); do head -c 4096 /dev/urandom > "$small/f$i.bin"; done
     fi
-    url=http://127.0.0.1:18091/upload
+    url=http://127.0.0.1:18090/upload
     for round in 1 2; do
-        rm -rf "$work/received"
         ./measure.py curl-2000x4KiB sh -c "ls '$small' | xargs -P8 -I{} curl -s -o /dev/null -F 'file=@$small/{}' '$url'"
-        rm -rf "$work/received"
         ./measure.py ferry-2000x4KiB sh -c "'$ferry' send --concurrency 8 --retry 0 --url '$url' '$small'/* > /dev/null"
     done > "$work/small.jsonl"
     python3 - "$work/single.jsonl" "$work/small.jsonl" <<'PY'

@@ -86,7 +86,7 @@ public final class AsyncHTTPClientTransport: UploadTransport {
             DispatchQueue.global().async { completion(.failure(failure)) }
             return attempt
         }
-        let task = client.execute(request: httpRequest, delegate: attempt, deadline: nil)
+        let task = client.execute(request: httpRequest, delegate: attempt, eventLoop: .delegate(on: attempt.eventLoop), deadline: nil)
         attempt.begin(task: task, idleTimeout: request.idleTimeout)
         task.futureResult.whenComplete { result in
             completion(attempt.finish(result))

@@ -34,6 +34,8 @@ final class TransferAttempt: HTTPClientResponseDelegate, TransportTask {
     private let chunkSize: Int
     private let progress: @Sendable (Int64) -> Void
     private let readQueue = DispatchQueue(label: "ferry.uploading.body-read")
+    /// The event loop the request's delegate calls and the body stream's futures run on.
+    let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
     private let state = Mutex(State())
 
     init(body: MultipartBody, chunkSize: Int, progress: @escaping @Sendable (Int64) -> Void) {
@@ -86,7 +88,7 @@ final class TransferAttempt: HTTPClientResponseDelegate, TransportTask {
     func streamBody(to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
         let reader = body.makeReader(chunkSize: chunkSize)
         state.withLock { $0.readers.append(reader) }
-        let done = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
+        let done = eventLoop.makePromise(of: Void.self)
         readQueue.async { self.pump(reader, next: nil, writer: writer, done: done) }
         return done.futureResult
     }
