@@ -79,6 +79,14 @@ print(f"2,000 x 4 KiB at concurrency 8: curl (xargs -P8) {2000 / c:.0f} files/s,
       f"ferry/curl = {c / f:.2f} (goal >= 3.0, journal on)")
 PY
     ;;
+render)
+    swift build -c release --product render-benchmark >&2
+    "$(swift build -c release --show-bin-path)/render-benchmark"
+    ;;
+idle)
+    (cd .. && swift build -c release --product ferry >&2)
+    ./idle-cpu.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ;;
 *)
     echo "usage: $0 encode|journal|upload|render|idle" >&2
     exit 2
