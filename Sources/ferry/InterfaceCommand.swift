@@ -29,7 +29,7 @@ struct Interface: AsyncParsableCommand {
             FileHandle.standardError.write(Data("ferry: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
-        let journal = openJournal()
+        let journal = UploadJournal.openDefaultOrWarn()
         var settings = try formOptions.formSettings()
         if !formOptions.describesRequests && !demo, let saved = try? journal?.formState(FormSettings.self) {
             settings = saved
@@ -97,15 +97,6 @@ struct Interface: AsyncParsableCommand {
             }
             thread.name = "ferry.interface.loop"
             thread.start()
-        }
-    }
-
-    private func openJournal() -> UploadJournal? {
-        do {
-            return try UploadJournal.openDefault()
-        } catch {
-            FileHandle.standardError.write(Data("ferry: \(error); continuing without a journal\n".utf8))
-            return nil
         }
     }
 

@@ -21,7 +21,7 @@ struct SendRunner {
     /// - Parameter jobs: The new jobs.
     /// - Returns: The summary when the queue is idle.
     func run(_ jobs: [UploadJobSpec]) async throws -> UploadSummary {
-        let journal = openJournal()
+        let journal = UploadJournal.openDefaultOrWarn()
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
@@ -54,15 +54,6 @@ struct SendRunner {
         signals.forEach { $0.cancel() }
         try? journal?.close()
         return summary
-    }
-
-    private func openJournal() -> UploadJournal? {
-        do {
-            return try UploadJournal.openDefault()
-        } catch {
-            FileHandle.standardError.write(Data("ferry: \(error); continuing without a journal\n".utf8))
-            return nil
-        }
     }
 
     /// SIGINT and SIGTERM: stop the manager (in-flight jobs go back to queued), write the journal,
