@@ -148,6 +148,29 @@ struct AppUpdateTests {
         #expect(screen[1].hasPrefix("URL          ftp://x  ✗"))
     }
 
+    @Test func aConcurrencyThatIsNotANumberIsFlaggedAndBlocksQueueing() {
+        var app = AppHarness(directories: Self.tree)
+        app.type("2")
+        app.press(.enter)
+        app.type("http://127.0.0.1:3000/upload")
+        app.press(.enter)
+        app.type("jjjj")
+        #expect(app.state.form.currentField == .concurrency)
+        app.press(.enter)
+        app.press(.ctrl("u"))
+        app.type("lots")
+        app.press(.enter)
+        #expect(app.state.form.settings.concurrency == 4)
+        #expect(app.state.form.error(of: .concurrency) == "enter a whole number from 1 to 64")
+        #expect(app.state.form.blockingReason == "Concurrency: enter a whole number from 1 to 64")
+        app.press(.enter)
+        app.press(.ctrl("u"))
+        app.type("8")
+        app.press(.enter)
+        #expect(app.state.form.settings.concurrency == 8)
+        #expect(app.state.form.blockingReason == nil)
+    }
+
     @Test func secretHeadersAreMaskedUntilRevealed() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("2G")

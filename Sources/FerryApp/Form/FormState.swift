@@ -13,6 +13,9 @@ public struct FormState: Hashable, Sendable {
     public var editing: FormEditing?
     /// Whether masked header values are shown in clear (`v`).
     public var revealsSecrets = false
+    /// Text typed into Concurrency or Retries that is not a number in range: shown and flagged
+    /// inline (it blocks queueing) until corrected; the setting keeps its last valid value.
+    public var rejectedNumbers: [FormField: String] = [:]
 
     /// Creates the form.
     ///
@@ -45,8 +48,8 @@ public struct FormState: Hashable, Sendable {
         case .method: settings.method
         case .fileField: settings.fileField
         case .mode: settings.mode.label
-        case .concurrency: String(settings.concurrency)
-        case .retries: String(settings.retries)
+        case .concurrency: rejectedNumbers[.concurrency] ?? String(settings.concurrency)
+        case .retries: rejectedNumbers[.retries] ?? String(settings.retries)
         case .parameter(let index): settings.parameters[index].name + "=" + settings.parameters[index].value
         case .header(let index): settings.headers[index].name + ": " + settings.headers[index].value
         case .newParameter: "n or Enter adds a parameter (key=value)"
@@ -86,8 +89,20 @@ public struct FormState: Hashable, Sendable {
         case .method: settings.method = text.trimmingSpaces.uppercased()
         case .fileField: settings.fileField = text
         case .mode, .newParameter, .newHeader: break
-        case .concurrency: if let value = Int(text.trimmingSpaces), value >= 1 { settings.concurrency = min(value, 64) }
-        case .retries: if let value = Int(text.trimmingSpaces), value >= 0 { settings.retries = min(value, 100) }
+        case .concurrency:
+            if let value = Int(text.trimmingSpaces), (1...64).contains(value) {
+                settings.concurrency = value
+                rejectedNumbers[.concurrency] = nil
+            } else {
+                rejectedNumbers[.concurrency] = text
+            }
+        case .retries:
+            if let value = Int(text.trimmingSpaces), (0...100).contains(value) {
+                settings.retries = value
+                rejectedNumbers[.retries] = nil
+            } else {
+                rejectedNumbers[.retries] = text
+            }
         case .parameter(let index):
             let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             settings.parameters[index] = FormRow(name: String(parts[0]).trimmingSpaces,
@@ -134,7 +149,11 @@ public struct FormState: Hashable, Sendable {
             if row.name.isEmpty { return "expected 'Name: value'" }
             do { try RequestHeaders.check(HeaderField(name: row.name, value: row.value)) } catch { return error.description }
             return nil
-        case .method, .mode, .concurrency, .retries, .newParameter, .newHeader:
+        case .concurrency:
+            return rejectedNumbers[.concurrency] == nil ? nil : "enter a whole number from 1 to 64"
+        case .retries:
+            return rejectedNumbers[.retries] == nil ? nil : "enter a whole number from 0 to 100"
+        case .method, .mode, .newParameter, .newHeader:
             return nil
         }
     }

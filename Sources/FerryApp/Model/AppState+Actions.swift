@@ -174,6 +174,7 @@ extension AppState {
             guard limit != form.settings.concurrency else { return [] }
             let before = form.settings
             form.settings.concurrency = limit
+            form.rejectedNumbers[.concurrency] = nil
             notice = "concurrency \(limit)"
             return commands(afterFormChangeFrom: before)
         default:
