@@ -109,13 +109,14 @@ struct AppUpdateTests {
         let saved = app.press(.enter)
         #expect(saved.count == 1)
         let commands = app.type("u")
-        #expect(commands.first == .setRetryLimit(3))
+        #expect(commands.count == 1)
         guard case .enqueue(let specs)? = commands.last else {
             Issue.record("no enqueue in \(commands)")
             return
         }
         #expect(specs.map { $0.files.map(\.path) } == [["/data/photos/a.png"], ["/data/photos/b.png"], ["/data/photos/c.png"]])
         #expect(specs.allSatisfy { $0.textFields == [FormTextField(name: "note", value: "hello")] })
+        #expect(specs.allSatisfy { $0.maximumRetries == 3 }, "the Retries setting travels with each job")
         #expect(specs.allSatisfy { $0.url == "http://127.0.0.1:9/upload" && $0.fileField == "file" })
         #expect(app.state.focus == .queue)
         #expect(app.state.browser.selection.isEmpty)

@@ -110,6 +110,23 @@ struct UploadManagerTests {
         ])
     }
 
+    @Test("a job's own retry limit wins over the queue's policy, so a changed setting applies to jobs queued afterwards")
+    func perJobRetryLimit() throws {
+        let transport = FakeTransport(replies: [.respond(status: 503), .respond(status: 503), .respond(status: 200)])
+        let harness = ManagerHarness(limit: 1, transport: transport, jitter: 0)
+        var noRetries = Fixtures.spec(harness.directory.file("once.bin"))
+        noRetries.maximumRetries = 0
+        let id = try harness.manager.enqueue([noRetries])[0]
+        harness.settle()
+        #expect(transport.calls.count == 1)
+        #expect(harness.manager.job(id)?.state == .failed)
+        #expect(harness.scheduler.pendingDeadlines.isEmpty)
+        let queueDefault = try harness.enqueue(1)[0]
+        harness.advance(by: .milliseconds(500))
+        #expect(harness.manager.job(queueDefault)?.state == .succeeded)
+        #expect(harness.manager.job(queueDefault)?.automaticRetries == 1)
+    }
+
     @Test("Retry-After is honoured, in seconds and as an HTTP-date")
     func retryAfter() throws {
         let formatter = DateFormatter()

@@ -175,7 +175,7 @@ public struct FormState: Hashable, Sendable {
         let fields = settings.parameters.map { FormTextField(name: $0.name, value: $0.value) }
         func spec(_ files: [QueuedFile]) -> UploadJobSpec {
             UploadJobSpec(url: settings.url, method: settings.method, headers: headers, fileField: settings.fileField,
-                          textFields: fields, files: files)
+                          textFields: fields, files: files, maximumRetries: settings.retries)
         }
         switch settings.mode {
         case .perFile: return files.map { spec([$0]) }

@@ -7,8 +7,6 @@ public enum AppCommand: Hashable, Sendable {
     case loadDirectory(String, focusName: String?)
     /// Collect the regular files under a directory; answer with ``AppMessage/filesCollected(_:)``.
     case collectFiles(String)
-    /// Set the number of automatic retries for jobs from now on.
-    case setRetryLimit(Int)
     /// Queue jobs in the engine.
     case enqueue([UploadJobSpec])
     /// Retry one failed or cancelled job.

@@ -42,7 +42,7 @@ extension AppState {
         let specs = form.jobSpecs(for: browser.selectedFiles)
         browser.clearSelection()
         focus = .queue
-        return [.setRetryLimit(form.settings.retries), .enqueue(specs)]
+        return [.enqueue(specs)]
     }
 
     private mutating func move(_ action: KeyAction) {

@@ -19,6 +19,9 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     public var extraFileParts: [ExtraFilePart]
     /// The job's own files, sent last under `fileField`: one normally, several in bundle mode.
     public var files: [QueuedFile]
+    /// Automatic retries for this job; nil follows the queue's retry policy. The interface sets
+    /// it, so a change of its Retries setting applies to jobs queued afterwards only.
+    public var maximumRetries: Int?
 
     /// Creates a job spec.
     ///
@@ -30,6 +33,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     ///   - textFields: Text parameters.
     ///   - extraFileParts: Extra file parts.
     ///   - files: The job's files with their stamps.
+    ///   - maximumRetries: Automatic retries for this job; nil for the queue's policy.
     public init(
         url: String,
         method: String = "POST",
@@ -37,7 +41,8 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         fileField: String = "file",
         textFields: [FormTextField] = [],
         extraFileParts: [ExtraFilePart] = [],
-        files: [QueuedFile]
+        files: [QueuedFile],
+        maximumRetries: Int? = nil
     ) {
         self.url = url
         self.method = method
@@ -46,6 +51,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         self.textFields = textFields
         self.extraFileParts = extraFileParts
         self.files = files
+        self.maximumRetries = maximumRetries
     }
 
     /// The sum of the queued files' sizes (unknown sizes count as zero): an estimate of the

@@ -609,7 +609,8 @@ public struct UploadQueueStateMachine: Sendable {
         record.job.lastError = error
         record.job.progress.bytesPerSecond = nil
         record.job.progress.estimatedTimeRemaining = nil
-        let policy = configuration.retryPolicy
+        var policy = configuration.retryPolicy
+        if let limit = record.job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
         if let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() }) {
             record.job.automaticRetries += 1
             setState(&record, .queued)

@@ -82,8 +82,6 @@ final class InterfaceLoop {
             return [.directoryLoaded(DirectoryReader.read(path, focusName: focusName))]
         case .collectFiles(let path):
             return [.filesCollected(DirectoryReader.collectFiles(under: path))]
-        case .setRetryLimit(let retries):
-            manager.setRetryPolicy(RetryPolicy(maximumRetries: retries))
         case .enqueue(let specs):
             do {
                 try manager.enqueue(specs)
