@@ -87,7 +87,8 @@ public final class ReceiverServer: Sendable {
             maxFieldSize: configuration.maxFieldSize,
             faults: FaultInjector(plan: configuration.faults),
             store: store,
-            pool: NIOThreadPool.singleton
+            pool: NIOThreadPool.singleton,
+            stopping: stopping
         )
         let host = configuration.host
         let router = ReceiverRouter.make(

@@ -26,6 +26,8 @@ struct UploadHandler: Sendable {
     let faults: FaultInjector
     let store: UploadStore
     let pool: NIOThreadPool
+    /// Set when the server begins to stop; a stalled request then lets its connection go.
+    let stopping: StoppingFlag
 
     /// Handles one upload request.
     ///
@@ -209,9 +211,15 @@ struct UploadHandler: Sendable {
             $0.statusOverride = 0
             $0.error = "stalled (--stall): nothing read, nothing answered"
         }
+        // Held until the client goes away or the server stops. The server's flag is checked as
+        // well as cancellation, because Hummingbird may finish shutting down before it cancels
+        // the tasks of connections that are still open.
         let channel = context.channel
         await withTaskCancellationHandler {
-            try? await channel.closeFuture.get()
+            while channel.isActive, !stopping.isSet, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            channel.close(promise: nil)
         } onCancel: {
             channel.close(promise: nil)
         }
