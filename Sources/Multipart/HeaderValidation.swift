@@ -1,9 +1,6 @@
 /// Checks on text that goes into part headers, so that no value can end a header early or
 /// smuggle in another one.
 enum HeaderValidation {
-    /// Characters allowed in a header name (RFC 9110 `tchar`).
-    private static let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-
     /// Checks a whole header: a token name and a value without line breaks or NUL.
     ///
     /// - Parameter header: The header.
@@ -11,7 +8,7 @@ enum HeaderValidation {
     static func check(_ header: HeaderField) throws(MultipartError) {
         let label = MultipartError.TextField.header("\(header.name): \(header.value)")
         guard !header.name.isEmpty else { throw .invalidText(field: label, reason: .empty) }
-        guard header.name.utf8.allSatisfy(tokenCharacters.contains) else {
+        guard HTTPToken.isToken(header.name) else {
             throw .invalidText(field: label, reason: .invalidHeaderName)
         }
         try checkValue(header.value, field: label)

@@ -56,7 +56,7 @@ struct Send: AsyncParsableCommand {
         } else if !onlyResuming {
             throw ValidationError("--url is required")
         }
-        guard !method.isEmpty, method.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard HTTPToken.isToken(method) else {
             throw ValidationError("-X '\(method)' is not an HTTP method")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }

@@ -1,12 +1,12 @@
 /// RFC 9110 tokens: what header names and methods are made of.
-enum HTTPToken {
+public enum HTTPToken {
     private static let characters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
     /// Whether `text` is a non-empty token.
     ///
     /// - Parameter text: A header name or method.
     /// - Returns: True when every character is a `tchar`.
-    static func isToken(_ text: String) -> Bool {
+    public static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(characters.contains)
     }
 }
