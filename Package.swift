@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         // Runs the built `ferry` binary in tmux against `ferry serve`; no module dependencies.
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["Uploading"]),
     ],
     swiftLanguageModes: [.v6]
 )

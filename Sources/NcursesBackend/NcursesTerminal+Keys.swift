@@ -12,9 +12,10 @@ extension NcursesTerminal {
     /// the next ``draw(_:)`` repaints everything.
     ///
     /// - Parameter timeoutMilliseconds: How long to wait; negative waits forever, 0 polls.
-    /// - Returns: The event, or `nil` when the time ran out (or an unknown key came).
+    /// - Returns: The event, or `nil` when the time ran out, an unknown key came or a deferred
+    ///   termination signal is pending (see ``pendingTerminationSignal``).
     public func readKey(timeoutMilliseconds: Int) -> KeyEvent? {
-        guard isActive, let window else { return nil }
+        guard isActive, let window, pendingTerminationSignal == nil else { return nil }
         resumeAfterSignalIfNeeded()
         wtimeout(window, Int32(clamping: max(-1, timeoutMilliseconds)))
         var code: UInt32 = 0

@@ -1,11 +1,14 @@
 /// Runs `body` with a started terminal and always restores the terminal afterwards, whether
 /// `body` returns or throws.
 ///
-/// - Parameter body: The interface loop.
+/// - Parameters:
+///   - defersTermination: Whether the first SIGINT, SIGTERM or SIGHUP is only recorded in
+///     ``NcursesTerminal/pendingTerminationSignal`` (see ``NcursesTerminal``).
+///   - body: The interface loop.
 /// - Returns: What `body` returns.
 /// - Throws: ``TerminalError`` when the terminal cannot start, or what `body` throws.
-public func withTerminal<R>(_ body: (NcursesTerminal) throws -> R) throws -> R {
-    let terminal = NcursesTerminal()
+public func withTerminal<R>(defersTermination: Bool = false, _ body: (NcursesTerminal) throws -> R) throws -> R {
+    let terminal = NcursesTerminal(defersTermination: defersTermination)
     try terminal.start()
     defer { terminal.stop() }
     return try body(terminal)
@@ -16,14 +19,17 @@ public func withTerminal<R>(_ body: (NcursesTerminal) throws -> R) throws -> R {
 ///
 /// - Parameters:
 ///   - isolation: The caller's actor, inferred.
+///   - defersTermination: Whether the first SIGINT, SIGTERM or SIGHUP is only recorded in
+///     ``NcursesTerminal/pendingTerminationSignal`` (see ``NcursesTerminal``).
 ///   - body: The interface loop.
 /// - Returns: What `body` returns.
 /// - Throws: ``TerminalError`` when the terminal cannot start, or what `body` throws.
 public func withTerminal<R>(
     isolation: isolated (any Actor)? = #isolation,
+    defersTermination: Bool = false,
     _ body: (NcursesTerminal) async throws -> R
 ) async throws -> R {
-    let terminal = NcursesTerminal()
+    let terminal = NcursesTerminal(defersTermination: defersTermination)
     try terminal.start()
     defer { terminal.stop() }
     return try await body(terminal)

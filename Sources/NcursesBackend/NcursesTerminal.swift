@@ -28,6 +28,11 @@ import TerminalUI
 /// - **Restoring.** ``stop()`` (idempotent, also run by `deinit` and ``withTerminal(_:)``)
 ///   restores the terminal; so do SIGINT, SIGTERM, SIGHUP, SIGQUIT, crash signals and
 ///   `exit`, while the terminal is active.
+/// - **Ending cleanly on a signal.** A terminal made with `defersTermination: true` does not
+///   die on the first SIGINT, SIGTERM or SIGHUP: it records it in
+///   ``pendingTerminationSignal`` and wakes ``readKey(timeoutMilliseconds:)``, so the loop can
+///   save its state, stop and then end by the signal. A second such signal, or SIGQUIT,
+///   restores and ends the process at once.
 ///
 /// Threads: ncurses is not thread-safe. An instance **must** be used from one thread at a
 /// time, and only one instance can be active in a process.
@@ -51,8 +56,23 @@ public final class NcursesTerminal {
     var colorPairs: [ColorPairKey: Int32] = [:]
     var nextColorPair: Int32 = 1
 
+    /// Whether the first termination signal is only recorded (see the type's discussion).
+    public let defersTermination: Bool
+
     /// Creates a terminal; nothing happens until ``start()``.
-    public init() {}
+    ///
+    /// - Parameter defersTermination: Whether the first SIGINT, SIGTERM or SIGHUP is recorded in
+    ///   ``pendingTerminationSignal`` for the caller to act on, instead of ending the process.
+    public init(defersTermination: Bool = false) {
+        self.defersTermination = defersTermination
+    }
+
+    /// The termination signal that arrived while this terminal deferred termination, or nil.
+    /// Still readable after ``stop()``, so the caller can end by the signal once it is done.
+    public var pendingTerminationSignal: Int32? {
+        let signal = TerminalRestorer.pendingTermination.load(ordering: .acquiring)
+        return signal == 0 ? nil : signal
+    }
 
     deinit {
         stop()
@@ -73,9 +93,12 @@ public final class NcursesTerminal {
             throw .alreadyActive
         }
         supportsUnicode = cncurses_setlocale_utf8() == 1
+        TerminalRestorer.pendingTermination.store(0, ordering: .releasing)
+        TerminalRestorer.defersTermination.store(defersTermination, ordering: .releasing)
         TerminalRestorer.install()
         guard let screen = cncurses_newterm_stdio() else {
             TerminalRestorer.uninstall()
+            TerminalRestorer.defersTermination.store(false, ordering: .releasing)
             TerminalRestorer.claimed.store(false, ordering: .releasing)
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
             throw .cannotInitializeScreen(term: term)
@@ -116,6 +139,7 @@ public final class NcursesTerminal {
         colorPairs = [:]
         nextColorPair = 1
         TerminalRestorer.uninstall()
+        TerminalRestorer.defersTermination.store(false, ordering: .releasing)
         TerminalRestorer.claimed.store(false, ordering: .releasing)
     }
 

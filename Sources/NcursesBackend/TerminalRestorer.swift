@@ -12,6 +12,10 @@ import Synchronization
 /// - SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore, then the signal is raised again with the
 ///   disposition it had before, so the process ends as the sender meant (a signal that was
 ///   ignored at start, such as SIGHUP under `nohup`, is left ignored).
+/// - Unless the terminal defers termination (``NcursesTerminal/init(defersTermination:)``):
+///   then the first SIGINT, SIGTERM or SIGHUP is only recorded in ``pendingTermination`` for
+///   the interface loop to end cleanly (save its state, restore, then die by the signal); a
+///   second one, or SIGQUIT, acts at once as above.
 /// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT: restore, then the previous handler
 ///   (the Swift runtime's backtracer, or the default) gets the signal, so the crash report
 ///   lands on the normal screen.
@@ -29,6 +33,10 @@ enum TerminalRestorer {
     static let needsRestore = Atomic<Bool>(false)
     /// Whether an ``NcursesTerminal`` is running.
     static let claimed = Atomic<Bool>(false)
+    /// Whether the running terminal defers the first termination signal.
+    static let defersTermination = Atomic<Bool>(false)
+    /// The deferred termination signal, or 0 when none arrived.
+    static let pendingTermination = Atomic<Int32>(0)
 
     static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]
@@ -90,9 +98,15 @@ enum TerminalRestorer {
         }
     }
 
-    /// The signal handler: restore the terminal, put back the previous disposition and let
-    /// it act.
+    /// The signal handler: record a deferrable termination signal, or restore the terminal,
+    /// put back the previous disposition and let it act. Async-signal-safe: atomics,
+    /// `endwin`, `sigaction` and `raise` only.
     static func handle(_ signal: Int32) {
+        if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP),
+           defersTermination.load(ordering: .acquiring),
+           pendingTermination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
         if needsRestore.exchange(false, ordering: .acquiringAndReleasing) {
             endwin()
         }

@@ -66,7 +66,17 @@ struct Interface: AsyncParsableCommand {
         try? journal?.close()
         try? await transport.shutdown()
         await receiver?.shutdown()
-        try outcome.get()
+        if let signal = try outcome.get() {
+            Self.end(by: signal)
+        }
+    }
+
+    /// Ends the process by `signal` with its default action, as the sender meant (the shell
+    /// sees "terminated", status 128 + signal), once the queue and the terminal are saved.
+    private static func end(by signal: Int32) -> Never {
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+        Foundation.exit(128 + signal)
     }
 
     /// What the loop starts with.
@@ -78,18 +88,21 @@ struct Interface: AsyncParsableCommand {
     }
 
     /// Runs the terminal loop on a thread of its own (it blocks in `readKey`), so the
-    /// cooperative pool stays free for the HTTP client and the receiver.
+    /// cooperative pool stays free for the HTTP client and the receiver. SIGINT, SIGTERM and
+    /// SIGHUP end the loop like a confirmed quit; the signal is returned so the process can end
+    /// by it after the queue is stopped and the journal written.
     private static func runOnOwnThread(start: State, manager: UploadManager, journal: UploadJournal?,
-                                       inbox: EventInbox) async -> Result<Void, any Error> {
+                                       inbox: EventInbox) async -> Result<Int32?, any Error> {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                let result = Result<Void, any Error> {
-                    try withTerminal { terminal in
+                let result = Result<Int32?, any Error> {
+                    try withTerminal(defersTermination: true) { terminal in
                         let home = ProcessInfo.processInfo.environment["HOME"] ?? "/"
                         var state = AppState(directory: start.folder, settings: start.settings, homeDirectory: home,
                                              size: terminal.size)
                         state.notice = start.notice
-                        InterfaceLoop(terminal: terminal, manager: manager, journal: journal, inbox: inbox, state: state)
+                        return InterfaceLoop(terminal: terminal, manager: manager, journal: journal, inbox: inbox,
+                                             state: state)
                             .run(initial: start.initial)
                     }
                 }

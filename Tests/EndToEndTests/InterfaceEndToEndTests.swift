@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import Uploading
 
 /// The built `ferry` binary in tmux against a real `ferry serve` subprocess.
 @Suite("Interface end to end", .serialized, .timeLimit(.minutes(2)))
@@ -43,7 +44,7 @@ struct InterfaceEndToEndTests {
                                      extra: String = "") throws {
         let scratch = tmux.scratch.path
         try tmux.run("stty -a > \(scratch)/before.txt; '\(binary)' --url '\(url)' \(extra) '\(sources.root.path)'; "
-                     + "stty -a > \(scratch)/after.txt; echo FERRY-\"\"EXITED")
+                     + "status=$?; stty -a > \(scratch)/after.txt; echo FERRY-\"\"EXITED $status")
         try tmux.waitFor("the browser") { $0.contains("batch/") }
         try tmux.send("l", literally: true)
         try tmux.waitFor("the batch folder") { $0.contains("zz-unselected.txt") }
@@ -163,6 +164,31 @@ struct InterfaceEndToEndTests {
         }
         #expect(screen.contains("Queue"))
         try tmux.send("C-c")
+    }
+
+    @Test func sigtermMidUploadSavesTheQueueThenEndsByTheSignal() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "30000"])
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try tmux.send("u", literally: true)
+        try tmux.waitFor("active uploads") { $0.contains("active 3") }
+        let children = try tmux.foregroundChildren()
+        #expect(children.count == 1, "expected ferry as the shell's only child, got \(children)")
+        try quitAndCheckTerminal(tmux) {
+            for pid in children { kill(pid, SIGTERM) }
+        }
+        #expect(try tmux.capture().contains("FERRY-EXITED 143"), "ferry did not end by SIGTERM")
+        // The in-flight jobs were stopped and written back as queued before the process ended,
+        // not left as the `uploading` rows a process killed mid-write leaves.
+        let journal = try UploadJournal(path: tmux.scratch.path + "/state/ferry/journal.sqlite")
+        let jobs = try journal.allJobs()
+        #expect(jobs.count == 3)
+        #expect(jobs.allSatisfy { $0.state == .queued }, "journal states: \(jobs.map(\.state))")
+        #expect(jobs.allSatisfy { $0.attempts == 1 })
     }
 
     @Test func sigtermRestoresTheTerminal() throws {

@@ -273,6 +273,15 @@ struct AppUpdateTests {
         #expect(busy.press(.ctrl("c")).last == .quit)
     }
 
+    @Test func aTerminationSignalQuitsWithoutAskingEvenWithAQuestionOpen() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("au")
+        app.type("q")
+        #expect(app.state.confirmation == .quit(activeJobs: 2))
+        #expect(app.send(.terminationRequested) == [.saveForm(Self.valid), .quit])
+        #expect(app.state.isQuitting)
+    }
+
     @Test func panesSwitchWithTabShiftTabAndDigits() {
         var app = AppHarness(directories: Self.tree)
         app.press(.tab)

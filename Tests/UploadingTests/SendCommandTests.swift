@@ -1,6 +1,7 @@
 import Foundation
 import Receiver
 import Testing
+import Uploading
 
 /// The built `ferry send` binary against the real receiver: exit codes, JSON Lines, dry run,
 /// signals and the journal surviving SIGKILL.
@@ -91,17 +92,20 @@ struct SendCommandTests {
         }
     }
 
-    @Test("SIGINT cancels the upload in flight, keeps the job and exits non-zero")
-    func interrupt() async throws {
+    @Test("SIGINT, SIGTERM and SIGHUP cancel the upload in flight, keep the job queued and exit 130",
+          arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interrupt(signal: Int32) async throws {
         let dir = TemporaryDirectory()
         let file = dir.file("interrupted.bin", bytes: 6_000_000)
         try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(stall: true))) { server in
             let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file], stateHome: dir.path("state"))
             let started = try await process.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
             #expect(started)
-            process.signal(SIGINT)
+            process.signal(signal)
             #expect(try await process.exitStatus(within: .seconds(5)) == 130)
             #expect(process.errorText.contains("--resume"))
+            let jobs = try UploadJournal(path: dir.path("state") + "/ferry/journal.sqlite").allJobs()
+            #expect(jobs.map(\.state) == [.queued])
         }
     }
 }

@@ -20,4 +20,7 @@ public enum AppMessage: Hashable, Sendable {
     case formRestored(FormSettings)
     /// A command could not be carried out.
     case commandFailed(String)
+    /// The process was asked to end (SIGTERM, SIGHUP, SIGINT from outside): quit at once,
+    /// without asking, saving the form; the runtime keeps the queue for the next start.
+    case terminationRequested
 }

@@ -34,6 +34,8 @@ extension AppState {
         case .commandFailed(let text):
             notice = text
             return []
+        case .terminationRequested:
+            return perform(.forceQuit)
         }
     }
 

@@ -39,14 +39,18 @@ final class InterfaceLoop {
         self.state = state
     }
 
-    /// Runs until the user quits.
+    /// Runs until the user quits or a termination signal arrives.
     ///
     /// - Parameter initial: Messages to apply first (restored jobs, say).
-    func run(initial: [AppMessage]) {
+    /// - Returns: The termination signal that ended the loop, or nil when the user quit.
+    func run(initial: [AppMessage]) -> Int32? {
         pending = initial
         execute(state.initialCommands)
         var dirty = true
         while !state.isQuitting {
+            if terminal.pendingTerminationSignal != nil {
+                pending.append(.terminationRequested)
+            }
             pending += inbox.drain().map(AppMessage.uploadEventReceived)
             if !pending.isEmpty {
                 dirty = true
@@ -68,6 +72,7 @@ final class InterfaceLoop {
                 pending.append(.keyPressed(key))
             }
         }
+        return terminal.pendingTerminationSignal
     }
 
     private func execute(_ commands: [AppCommand]) {

@@ -4,8 +4,8 @@ import Multipart
 import Uploading
 
 /// Carries out `ferry send`: queues the jobs in the manager (with the journal), prints events
-/// and waits until the queue is idle. SIGINT or SIGTERM aborts the requests in flight, keeps
-/// their jobs queued in the journal (for `--resume`) and exits with status 130.
+/// and waits until the queue is idle. SIGINT, SIGTERM or SIGHUP aborts the requests in flight,
+/// keeps their jobs queued in the journal (for `--resume`) and exits with status 130.
 struct SendRunner {
     /// The manager's limits, retry policy and timeouts.
     var configuration: UploadManager.Configuration
@@ -56,12 +56,13 @@ struct SendRunner {
         return summary
     }
 
-    /// SIGINT and SIGTERM: stop the manager (in-flight jobs go back to queued), write the journal,
-    /// exit 130.
+    /// SIGINT, SIGTERM and SIGHUP: stop the manager (in-flight jobs go back to queued), write the
+    /// journal, exit 130. A SIGHUP ignored at start (`nohup`) stays ignored.
     private func installSignalHandlers(manager: UploadManager, journal: UploadJournal?,
                                        events: DispatchQueue) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
+        [SIGINT, SIGTERM, SIGHUP].compactMap { number in
+            let previous = signal(number, SIG_IGN)
+            if number == SIGHUP, let previous, unsafeBitCast(previous, to: Int.self) == 1 { return nil }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 manager.stop()
