@@ -92,7 +92,10 @@ let package = Package(
         ),
         .testTarget(
             name: "UploadingTests",
-            dependencies: ["Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

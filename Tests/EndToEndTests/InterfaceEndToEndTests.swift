@@ -117,6 +117,14 @@ struct InterfaceEndToEndTests {
             doneRows(screen) == 3
         }
         #expect(Set(receiver.savedContents()) == Set(sources.files.values))
+        try tmux.send("Enter")
+        try tmux.waitFor("both attempts in the details") { screen in
+            let lines = screen.components(separatedBy: "\n")
+            let stamp = #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#
+            return lines.contains { $0.range(of: "^#1 \(stamp) ✗ the server answered 500", options: .regularExpression) != nil }
+                && lines.contains { $0.range(of: "^#2 \(stamp) ✓ HTTP 20\\d", options: .regularExpression) != nil }
+        }
+        try tmux.send("Escape")
         try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
     }
 
@@ -189,6 +197,8 @@ struct InterfaceEndToEndTests {
         #expect(jobs.count == 3)
         #expect(jobs.allSatisfy { $0.state == .queued }, "journal states: \(jobs.map(\.state))")
         #expect(jobs.allSatisfy { $0.attempts == 1 })
+        #expect(jobs.allSatisfy { $0.attemptHistory.map(\.outcome) == [.interrupted] },
+                "history: \(jobs.map(\.attemptHistory))")
     }
 
     @Test func sigtermRestoresTheTerminal() throws {

@@ -252,6 +252,50 @@ struct AppUpdateTests {
         #expect(app.state.queue.detailsJobID == nil)
     }
 
+    @Test func detailsListEveryAttemptAndScrollThroughALongResponse() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid, size: Size(width: 120, height: 24))
+        app.type("a")
+        app.type("u")
+        var job = app.state.queue.jobs[app.state.queue.order[0]]!
+        let start = Date(timeIntervalSince1970: 1_795_324_387)
+        let refused = UploadError.serverRejected(status: 503, retryAfter: nil)
+        let lost = UploadError.transferFailed(reason: .connectionLost(message: "reset by peer"))
+        job.state = .failed
+        job.attempts = 3
+        job.automaticRetries = 2
+        job.attemptHistory = [
+            UploadAttempt(number: 1, outcome: .failed, startedAt: start, duration: .milliseconds(250), bytesSent: 300,
+                          totalBytes: 300, status: 503, error: refused.description, retryDelay: .milliseconds(500)),
+            UploadAttempt(number: 2, outcome: .interrupted, startedAt: start + 60, bytesSent: 100, totalBytes: 300),
+            UploadAttempt(number: 3, outcome: .failed, startedAt: start + 120, duration: .seconds(2), bytesSent: 150,
+                          totalBytes: 300, error: lost.description),
+        ]
+        job.lastError = lost
+        job.response = UploadResponse(status: 503, body: Array((1...30).map { "body line \($0)" }.joined(separator: "\n").utf8))
+        app.send(.uploadEventReceived(.failed(job, reason: lost)))
+        app.press(.enter)
+        let time = { (offset: TimeInterval) in HumanFormat.preciseTimestamp(start + offset) }
+        func screenLines() -> [String] {
+            app.screen(width: 120, height: 24).lines().map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        }
+        var lines = screenLines()
+        #expect(lines.contains("Attempts: 3 (automatic retries 2)"))
+        #expect(lines.contains("#1 \(time(0)) ✗ \(refused.description) · 300 B in 0.3s · retry after 0.5s"))
+        #expect(lines.contains("#2 \(time(60)) ⊘ interrupted: Ferry stopped while sending · 100 B of 300 B"))
+        #expect(lines.contains("#3 \(time(120)) ✗ \(lost.description) · 150 B of 300 B in 2.0s"))
+        #expect(!lines.contains { $0.hasPrefix("Last error:") }, "the last attempt already shows the last error")
+        #expect(!lines.contains("body line 30"))
+        app.type("G")
+        lines = screenLines()
+        #expect(lines.contains("body line 30"))
+        #expect(!lines.contains { $0.hasPrefix("Job ") })
+        app.type("k")
+        #expect(!screenLines().contains("body line 30"))
+        app.type("g")
+        #expect(screenLines().contains { $0.hasPrefix("Job ") })
+        #expect(app.state.queue.detailsJobID == job.id, "scrolling keeps the details open on the same job")
+    }
+
     @Test func quitAsksWhileUploadsRun() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("a")

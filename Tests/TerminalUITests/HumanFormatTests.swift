@@ -70,6 +70,21 @@ struct HumanFormatTests {
         #expect(HumanFormat.eta(remainingBytes: Int64(3 * 1024 * 1024 * 1024), bytesPerSecond: 1024 * 1024) == "51m12s")
     }
 
+    @Test func elapsedTimesShowTenthsUnderTenSeconds() {
+        #expect(HumanFormat.elapsed(.milliseconds(250)) == "0.3s")
+        #expect(HumanFormat.elapsed(.zero) == "0.0s")
+        #expect(HumanFormat.elapsed(.milliseconds(9940)) == "9.9s")
+        #expect(HumanFormat.elapsed(.milliseconds(9960)) == "10s")
+        #expect(HumanFormat.elapsed(.seconds(75)) == "1m15s")
+        #expect(HumanFormat.elapsed(.milliseconds(-5)) == "--")
+    }
+
+    @Test func preciseTimestampsShowSeconds() {
+        let utc = TimeZone(identifier: "UTC")!
+        let moment = Date(timeIntervalSince1970: 1_795_324_387)
+        #expect(HumanFormat.preciseTimestamp(moment, timeZone: utc) == "2026-11-22 05:13:07")
+    }
+
     @Test func timestamps() {
         let utc = TimeZone(identifier: "UTC")!
         let moment = Date(timeIntervalSince1970: 1_795_324_422)

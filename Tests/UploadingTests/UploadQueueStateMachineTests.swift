@@ -211,7 +211,7 @@ struct UploadQueueStateMachineTests {
         case let .restore(jobs, changed):
             return machine.restore(jobs, changedFiles: Dictionary(uniqueKeysWithValues: changed.map { (UploadJobID($0.key), $0.value) }))
         case let .began(id, attempt, total, at):
-            return machine.transferBegan(UploadJobID(id), attempt: attempt, totalBytes: total, now: Fixtures.at(at))
+            return machine.transferBegan(UploadJobID(id), attempt: attempt, totalBytes: total, now: Fixtures.at(at), date: Fixtures.date(at))
         case let .progress(id, attempt, bytes, at):
             return machine.transportProgressed(UploadJobID(id), attempt: attempt, bytesSent: bytes, now: Fixtures.at(at))
         case let .respond(id, attempt, status, retryAfterMs, at):
@@ -242,7 +242,7 @@ struct UploadQueueStateMachineTests {
         var machine = UploadQueueStateMachine(configuration: .init(rateWindow: .seconds(2)))
         _ = machine.enqueue([Fixtures.job(1)])
         let id = UploadJobID(1)
-        _ = machine.transferBegan(id, attempt: 1, totalBytes: 10_000, now: Fixtures.at(0))
+        _ = machine.transferBegan(id, attempt: 1, totalBytes: 10_000, now: Fixtures.at(0), date: Fixtures.date(0))
         _ = machine.transportProgressed(id, attempt: 1, bytesSent: 1000, now: Fixtures.at(1000))
         var progress = machine.job(id)!.progress
         #expect(progress.bytesPerSecond == 1000)
@@ -283,7 +283,7 @@ struct UploadQueueStateMachineTests {
         #expect(machine.job(id)?.response == failure)
         _ = machine.timerFired(.retry(id), now: Fixtures.at(1000))
         let success = UploadResponse(status: 200, body: Array("ok".utf8))
-        _ = machine.transferBegan(id, attempt: 2, totalBytes: 50, now: Fixtures.at(1000))
+        _ = machine.transferBegan(id, attempt: 2, totalBytes: 50, now: Fixtures.at(1000), date: Fixtures.date(1000))
         _ = machine.transportCompleted(id, attempt: 2, response: success, retryAfter: nil, now: Fixtures.at(1100))
         let job = machine.job(id)!
         #expect(job.state == .succeeded)

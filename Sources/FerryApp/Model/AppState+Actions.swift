@@ -60,7 +60,29 @@ extension AppState {
         switch focus {
         case .files: apply(&browser.scroll)
         case .form: apply(&form.scroll)
-        case .queue: apply(&queue.scroll)
+        case .queue:
+            if let id = queue.detailsJobID, let job = queue.jobs[id] {
+                scrollDetails(of: job, action)
+            } else {
+                apply(&queue.scroll)
+            }
+        }
+    }
+
+    /// Moves the open details view by a line, a page or to an end, within its length.
+    private mutating func scrollDetails(of job: UploadJob, _ action: KeyAction) {
+        let area = AppLayout(size: size).body.size
+        let limit = JobDetails.maximumScroll(of: job, in: area)
+        let page = max(1, area.height - 1)
+        let current = min(queue.detailsScroll, limit)
+        switch action {
+        case .up: queue.detailsScroll = max(0, current - 1)
+        case .down: queue.detailsScroll = min(limit, current + 1)
+        case .pageUp: queue.detailsScroll = max(0, current - page)
+        case .pageDown: queue.detailsScroll = min(limit, current + page)
+        case .top: queue.detailsScroll = 0
+        case .bottom: queue.detailsScroll = limit
+        default: break
         }
     }
 
@@ -153,6 +175,7 @@ extension AppState {
         switch action {
         case .details:
             queue.detailsJobID = queue.detailsJobID == nil ? job?.id : nil
+            queue.detailsScroll = 0
         case .retry:
             return job.map { [.retry($0.id)] } ?? []
         case .retryAllFailed:

@@ -12,6 +12,8 @@ public struct QueueState: Hashable, Sendable {
     public var scroll = ListScroll()
     /// The job whose details view is open, if any.
     public var detailsJobID: UploadJobID?
+    /// Wrapped lines of the details view scrolled past.
+    public var detailsScroll = 0
     /// Whether the queue is paused.
     public var isPaused = false
     /// The last error the journal reported, if any.

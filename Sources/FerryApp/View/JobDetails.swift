@@ -1,14 +1,37 @@
+import Foundation
 import TerminalUI
 import Uploading
 
-/// The details view of one job: files, request summary, attempts, last error, response.
+/// The details view of one job: files, request summary, every attempt with how it ended, the
+/// last error and the response. Scrolls when it is taller than its area.
 struct JobDetails: Widget {
     /// The job to describe.
     let job: UploadJob
+    /// Wrapped lines skipped at the top; clamped so the last line can reach the bottom row.
+    var scroll = 0
+    /// The zone attempt times are shown in.
+    var timeZone = TimeZone.current
 
     func render(in area: Rect, buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
-        Paragraph(lines, wrap: true).render(in: area, buffer: &buffer)
+        let paragraph = Paragraph(lines, wrap: true)
+        let limit = Self.maximumScroll(lineCount: paragraph.layoutLines(width: area.width).count, height: area.height)
+        Paragraph(lines, wrap: true, scroll: min(max(0, scroll), limit)).render(in: area, buffer: &buffer)
+    }
+
+    /// The largest useful scroll for the job's details in an area.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - area: The size of the area.
+    /// - Returns: How many wrapped lines can be skipped with the last one still on screen.
+    static func maximumScroll(of job: UploadJob, in area: Size) -> Int {
+        let count = Paragraph(JobDetails(job: job).lines, wrap: true).layoutLines(width: area.width).count
+        return maximumScroll(lineCount: count, height: area.height)
+    }
+
+    private static func maximumScroll(lineCount: Int, height: Int) -> Int {
+        max(0, lineCount - height)
     }
 
     private var lines: [TextLine] {
@@ -16,7 +39,7 @@ struct JobDetails: Widget {
         var lines: [TextLine] = [
             TextLine([Span("Job \(job.id) ", style: Theme.heading),
                       Span("\(job.stateMark) \(job.state.rawValue)", style: Theme.style(for: job.state)),
-                      Span("   Esc closes", style: Theme.dim)]),
+                      Span(" · Esc closes, ↑↓ PgUp PgDn scroll", style: Theme.dim)]),
         ]
         for file in spec.files {
             lines.append(TextLine("File: \(DisplayWidth.escapingControls(file.path)) (\(HumanFormat.bytes(file.size ?? 0)))"))
@@ -34,9 +57,8 @@ struct JobDetails: Widget {
             let value = FormRow(name: header.name, value: header.value).isSecretHeader ? "••••" : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
         }
-        let sent = "\(HumanFormat.bytes(job.progress.bytesSent)) of \(HumanFormat.bytes(job.progress.totalBytes ?? spec.estimatedBytes))"
-        lines.append(TextLine("Attempts: \(job.attempts) (automatic retries \(job.automaticRetries)); sent \(sent)"))
-        if let error = job.lastError {
+        lines += attemptLines
+        if let error = job.lastError, error.description != job.attemptHistory.last?.error {
             lines.append(TextLine("Last error: \(error.description)", style: Theme.error))
         }
         if let response = job.response {
@@ -49,6 +71,27 @@ struct JobDetails: Widget {
                 lines.append(TextLine("Body:", style: Theme.heading))
                 lines += body.prefix(40).map { TextLine(DisplayWidth.escapingControls($0)) }
             }
+        }
+        return lines
+    }
+
+    /// The attempts heading, one line per recorded attempt (oldest first), a note for
+    /// attempts no longer kept, and the attempt in flight.
+    private var attemptLines: [TextLine] {
+        var lines = [TextLine("Attempts: \(job.attempts) (automatic retries \(job.automaticRetries))", style: Theme.heading)]
+        if let first = job.attemptHistory.first?.number, first > 1 {
+            let dropped = first == 2 ? "attempt 1" : "attempts 1–\(first - 1)"
+            lines.append(TextLine("(\(dropped) not kept)", style: Theme.dim))
+        }
+        for attempt in job.attemptHistory {
+            lines.append(TextLine(attempt.detailsLine(timeZone: timeZone), style: attempt.detailsStyle))
+        }
+        if job.state == .uploading {
+            let total = HumanFormat.bytes(job.progress.totalBytes ?? job.spec.estimatedBytes)
+            lines.append(TextLine("#\(job.attempts) now ↑ sending · \(HumanFormat.bytes(job.progress.bytesSent)) of \(total)",
+                                  style: Theme.style(for: .uploading)))
+        } else if job.attempts == 0 {
+            lines.append(TextLine("(none yet)", style: Theme.dim))
         }
         return lines
     }

@@ -11,7 +11,7 @@ struct QueuePane: Widget {
         guard !area.isEmpty else { return }
         let queue = state.queue
         if let id = queue.detailsJobID, let job = queue.jobs[id] {
-            JobDetails(job: job).render(in: area, buffer: &buffer)
+            JobDetails(job: job, scroll: queue.detailsScroll).render(in: area, buffer: &buffer)
             return
         }
         let (header, list) = area.splitTop(1)

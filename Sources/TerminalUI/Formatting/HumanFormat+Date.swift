@@ -16,6 +16,17 @@ extension HumanFormat {
         return "\(parts.year)-\(twoDigits(parts.month))-\(twoDigits(parts.day)) \(twoDigits(parts.hour)):\(twoDigits(parts.minute))"
     }
 
+    /// A timestamp to the second: `2026-11-22 05:13:07`, for events such as upload attempts.
+    ///
+    /// - Parameters:
+    ///   - date: The moment.
+    ///   - timeZone: The time zone to show it in (the system's by default).
+    /// - Returns: The formatted timestamp.
+    public static func preciseTimestamp(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let parts = components(of: date, in: timeZone)
+        return timestamp(date, timeZone: timeZone) + ":" + twoDigits(parts.second)
+    }
+
     /// A date only: `2026-11-22`.
     ///
     /// - Parameters:
@@ -48,10 +59,12 @@ extension HumanFormat {
         }
     }
 
-    private static func components(of date: Date, in timeZone: TimeZone) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
+    private static func components(
+        of date: Date, in timeZone: TimeZone
+    ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return (parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return (parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 }

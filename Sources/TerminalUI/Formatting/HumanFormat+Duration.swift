@@ -22,6 +22,19 @@ extension HumanFormat {
         return self.duration(seconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
     }
 
+    /// How long something short took: tenths of a second under 10 s (`0.3s`, `9.9s`), else
+    /// ``duration(seconds:)``.
+    ///
+    /// - Parameter duration: The duration.
+    /// - Returns: The formatted duration, or `--` when negative.
+    public static func elapsed(_ duration: Duration) -> String {
+        let parts = duration.components
+        let seconds = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        guard seconds >= 0, seconds < 9.95 else { return self.duration(seconds: seconds) }
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)s"
+    }
+
     /// The time left for a transfer: ``duration(seconds:)`` of the remaining bytes at the
     /// current rate, rounded up.
     ///

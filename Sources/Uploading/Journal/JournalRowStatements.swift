@@ -15,19 +15,21 @@ struct JournalRowStatements {
         self.db = db
     }
 
-    /// Writes the job's state, attempts, retries, last error and total; its response when it has
-    /// one; its spec when asked.
+    /// Writes the job's state, attempts, attempt history, retries, last error and total; its
+    /// response when it has one; its spec when asked.
     mutating func update(_ job: UploadJob, includingSpec: Bool, at now: Double) throws {
         let id = job.id.rawValue
+        let history = job.attemptHistory.isEmpty
+            ? nil : String(decoding: try encoder.encode(job.attemptHistory), as: UTF8.self)
         let common: [(any DatabaseValueConvertible)?] = [
             job.state.rawValue, job.attempts, job.automaticRetries, job.lastError?.description,
-            job.progress.totalBytes, now,
+            job.progress.totalBytes, now, history,
         ]
         if let response = job.response {
             let statement = try prepared(&stateAndResponse, """
                 UPDATE upload_job SET state = ?, attempts = ?, automatic_retries = ?, last_error = ?,
-                total_bytes = ?, updated_at = ?, response_status = ?, response_headers = ?,
-                response_body = ?, response_truncated = ? WHERE id = ?
+                total_bytes = ?, updated_at = ?, attempt_history = ?, response_status = ?,
+                response_headers = ?, response_body = ?, response_truncated = ? WHERE id = ?
                 """)
             let headers = JournalRowStatements.headerLines(response.headers)
             statement.setUncheckedArguments(StatementArguments(
@@ -37,7 +39,7 @@ struct JournalRowStatements {
         } else {
             let statement = try prepared(&state, """
                 UPDATE upload_job SET state = ?, attempts = ?, automatic_retries = ?, last_error = ?,
-                total_bytes = ?, updated_at = ? WHERE id = ?
+                total_bytes = ?, updated_at = ?, attempt_history = ? WHERE id = ?
                 """)
             statement.setUncheckedArguments(StatementArguments(common + [id]))
             try statement.execute()

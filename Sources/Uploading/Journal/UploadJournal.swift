@@ -9,8 +9,9 @@ import Musl
 import Darwin
 #endif
 
-/// The queue's journal: one SQLite row per job (spec, state, attempts, last error, response —
-/// never file contents) and a small key-value table for the interface's form state.
+/// The queue's journal: one SQLite row per job (spec, state, attempts and their history, last
+/// error, response — never file contents) and a small key-value table for the interface's form
+/// state.
 ///
 /// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
 /// survives the process being killed (SIGKILL included). The directory is created `0700` and the
@@ -241,6 +242,9 @@ public final class UploadJournal: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2-attempt-history") { db in
+            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN attempt_history TEXT")
+        }
         return migrator
     }()
 
@@ -250,7 +254,8 @@ public final class UploadJournal: Sendable {
                 let decoder = JSONDecoder()
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT id, spec, state, attempts, automatic_retries, last_error, total_bytes,
-                           response_status, response_headers, response_body, response_truncated
+                           response_status, response_headers, response_body, response_truncated,
+                           attempt_history
                     FROM upload_job WHERE \(condition) ORDER BY id
                     """)
                 var jobs: [UploadJob] = []
@@ -267,6 +272,9 @@ public final class UploadJournal: Sendable {
                     job.progress.totalBytes = row["total_bytes"]
                     if let message = row["last_error"] as String? {
                         job.lastError = .recorded(description: message)
+                    }
+                    if let history = row["attempt_history"] as String? {
+                        job.attemptHistory = try decoder.decode([UploadAttempt].self, from: Data(history.utf8))
                     }
                     if let status = row["response_status"] as Int? {
                         let headersText: String? = row["response_headers"]

@@ -380,7 +380,8 @@ public final class UploadManager: @unchecked Sendable {
             return
         }
         let now = scheduler.now
-        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.body.contentLength, now: now) }
+        let date = scheduler.currentDate
+        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.body.contentLength, now: now, date: date) }
         let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
             self?.progressed(id, attempt: attempt, bytesSent: bytes)
         }

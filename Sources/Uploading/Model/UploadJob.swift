@@ -1,6 +1,9 @@
 /// A job as the queue sees it: its spec, state, progress and history. A value: the manager hands
 /// out copies in events and snapshots.
 public struct UploadJob: Sendable, Hashable, Identifiable {
+    /// How many ended attempts ``attemptHistory`` keeps: the most recent ones.
+    public static let maximumAttemptHistory = 20
+
     /// The job's stable ID.
     public let id: UploadJobID
     /// What is sent, and where.
@@ -17,6 +20,9 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     public var lastError: UploadError?
     /// The last response received, successful or not.
     public var response: UploadResponse?
+    /// The ended attempts, oldest first: the last ``maximumAttemptHistory`` of them. The
+    /// attempt in flight is not there until it ends.
+    public var attemptHistory: [UploadAttempt]
     /// When a job waiting for an automatic retry becomes eligible again; nil otherwise.
     public var retryAt: SchedulerInstant?
 
@@ -31,6 +37,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     ///   - automaticRetries: Automatic retries used.
     ///   - lastError: The last error.
     ///   - response: The last response.
+    ///   - attemptHistory: The ended attempts, oldest first.
     public init(
         id: UploadJobID,
         spec: UploadJobSpec,
@@ -39,7 +46,8 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         attempts: Int = 0,
         automaticRetries: Int = 0,
         lastError: UploadError? = nil,
-        response: UploadResponse? = nil
+        response: UploadResponse? = nil,
+        attemptHistory: [UploadAttempt] = []
     ) {
         self.id = id
         self.spec = spec
@@ -49,7 +57,19 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.automaticRetries = automaticRetries
         self.lastError = lastError
         self.response = response
+        self.attemptHistory = attemptHistory
         self.retryAt = nil
+    }
+
+    /// Adds an ended attempt to ``attemptHistory``, dropping the oldest beyond
+    /// ``maximumAttemptHistory``.
+    ///
+    /// - Parameter attempt: The attempt.
+    public mutating func recordAttempt(_ attempt: UploadAttempt) {
+        attemptHistory.append(attempt)
+        if attemptHistory.count > Self.maximumAttemptHistory {
+            attemptHistory.removeFirst(attemptHistory.count - Self.maximumAttemptHistory)
+        }
     }
 
     /// Whether the job was stopped because one of its files changed since it was queued (or

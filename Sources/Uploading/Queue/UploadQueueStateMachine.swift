@@ -1,5 +1,7 @@
-/// The upload queue's logic: the job table, the concurrency limit, pausing, retries and progress
-/// throttling, with no I/O and no clock of its own.
+import Foundation
+
+/// The upload queue's logic: the job table, the concurrency limit, pausing, retries, progress
+/// throttling and each job's attempt history, with no I/O and no clock of its own.
 ///
 /// Events come in as `mutating func`s (the caller passes the current time where it matters);
 /// each returns the actions the caller must carry out, in order: start or abort a transfer, set
@@ -66,6 +68,9 @@ public struct UploadQueueStateMachine: Sendable {
 
     private struct JobRecord: Sendable {
         var job: UploadJob
+        /// When the current attempt's transfer began, on the wall clock and the monotonic one.
+        var attemptStartedAt: Date?
+        var attemptStartInstant: SchedulerInstant?
         var readyTicket = -1
         var rate: RateEstimator
         var lastProgressEmit: SchedulerInstant?
@@ -192,7 +197,8 @@ public struct UploadQueueStateMachine: Sendable {
     /// Jobs were restored from the journal.
     ///
     /// Queued and uploading jobs are queued again; failed jobs stay failed (with their error);
-    /// finished jobs are kept as they are. A job listed in `changedFiles` is failed with
+    /// finished jobs are kept as they are. A job still marked uploading (the run that sent it
+    /// ended without stopping the queue) gets its last attempt recorded as interrupted. A job listed in `changedFiles` is failed with
     /// `fileChangedSinceQueued` instead, so it is not sent silently. Always ends with `idle` if
     /// nothing is left to do, so a caller waiting for idleness is not left hanging.
     ///
@@ -204,6 +210,9 @@ public struct UploadQueueStateMachine: Sendable {
         var actions: [Action] = []
         for var job in restored.sorted(by: { $0.id < $1.id }) where jobs[job.id] == nil {
             job.retryAt = nil
+            if job.state == .uploading, job.attempts > 0, job.attemptHistory.last?.number != job.attempts {
+                job.recordAttempt(UploadAttempt(number: job.attempts, outcome: .interrupted))
+            }
             if let path = changedFiles[job.id], job.state != .succeeded, job.state != .cancelled {
                 job.state = .failed
                 job.lastError = .fileChangedSinceQueued(path: path)
@@ -358,7 +367,8 @@ public struct UploadQueueStateMachine: Sendable {
 
     /// The program is stopping (Ctrl-C, quit): the queue pauses, in-flight transfers are aborted
     /// and their jobs, like those waiting for a retry, go back to queued, so the journal holds
-    /// them for the next run. The aborted attempts still count in `attempts`.
+    /// them for the next run. The aborted attempts still count in `attempts` and are recorded
+    /// as interrupted.
     ///
     /// - Returns: The actions.
     public mutating func stop() -> [Action] {
@@ -369,6 +379,7 @@ public struct UploadQueueStateMachine: Sendable {
             .map(\.job.id).sorted()
         for id in affected {
             guard var record = jobs[id] else { continue }
+            if record.job.state == .uploading { endAttempt(&record, .interrupted) }
             detach(&record, &actions)
             setState(&record, .queued)
             record.job.progress.bytesPerSecond = nil
@@ -391,9 +402,14 @@ public struct UploadQueueStateMachine: Sendable {
     ///   - attempt: The attempt from the `start` action.
     ///   - totalBytes: The body's exact length.
     ///   - now: The current instant.
+    ///   - date: The current wall-clock time, recorded as the attempt's start.
     /// - Returns: The `started` event.
-    public mutating func transferBegan(_ id: UploadJobID, attempt: Int, totalBytes: Int64, now: SchedulerInstant) -> [Action] {
+    public mutating func transferBegan(
+        _ id: UploadJobID, attempt: Int, totalBytes: Int64, now: SchedulerInstant, date: Date
+    ) -> [Action] {
         guard var record = current(id, attempt) else { return [] }
+        record.attemptStartedAt = date
+        record.attemptStartInstant = now
         record.job.progress = UploadProgress(bytesSent: 0, totalBytes: totalBytes)
         record.rate.reset()
         record.rate.record(0, at: now)
@@ -453,6 +469,7 @@ public struct UploadQueueStateMachine: Sendable {
             setState(&record, .succeeded)
             record.job.lastError = nil
             if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }
+            endAttempt(&record, .succeeded, status: response.status, now: now)
             record.job.progress.estimatedTimeRemaining = .zero
             jobs[id] = record
             actions.append(.persist(.update(record.job, includingSpec: false)))
@@ -576,6 +593,7 @@ public struct UploadQueueStateMachine: Sendable {
         case .queued, .uploading, .failed: break
         case .succeeded, .cancelled: return
         }
+        if record.job.state == .uploading { endAttempt(&record, .cancelled) }
         detach(&record, &actions)
         setState(&record, .cancelled)
         record.job.progress.bytesPerSecond = nil
@@ -611,7 +629,11 @@ public struct UploadQueueStateMachine: Sendable {
         record.job.progress.estimatedTimeRemaining = nil
         var policy = configuration.retryPolicy
         if let limit = record.job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
-        if let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() }) {
+        let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
+        var status: Int?
+        if case let .serverRejected(rejected, _) = error { status = rejected }
+        endAttempt(&record, .failed, status: status, error: error.description, retryDelay: delay, now: now)
+        if let delay {
             record.job.automaticRetries += 1
             setState(&record, .queued)
             let deadline = now + delay
@@ -626,6 +648,28 @@ public struct UploadQueueStateMachine: Sendable {
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.emit(.failed(record.job, reason: error)))
         }
+    }
+
+    /// Records the job's current attempt in its history. `now` gives the duration; without it
+    /// (a cancel or a stop, which carry no time) the attempt has none.
+    private func endAttempt(
+        _ record: inout JobRecord, _ outcome: UploadAttempt.Outcome, status: Int? = nil, error: String? = nil,
+        retryDelay: Duration? = nil, now: SchedulerInstant? = nil
+    ) {
+        let began = record.attemptStartInstant
+        record.job.recordAttempt(UploadAttempt(
+            number: record.job.attempts,
+            outcome: outcome,
+            startedAt: record.attemptStartedAt,
+            duration: began.flatMap { start in now.map { $0 - start } },
+            bytesSent: began == nil ? 0 : record.job.progress.bytesSent,
+            totalBytes: began == nil ? nil : record.job.progress.totalBytes,
+            status: status,
+            error: error,
+            retryDelay: retryDelay
+        ))
+        record.attemptStartedAt = nil
+        record.attemptStartInstant = nil
     }
 
     private mutating func updateRate(_ record: inout JobRecord) {
@@ -650,6 +694,8 @@ public struct UploadQueueStateMachine: Sendable {
         while !paused, inFlight.count < configuration.concurrencyLimit, let id = popReady() {
             guard var record = jobs[id] else { continue }
             record.job.attempts += 1
+            record.attemptStartedAt = nil
+            record.attemptStartInstant = nil
             setState(&record, .uploading)
             record.job.progress = UploadProgress(bytesSent: 0, totalBytes: record.job.progress.totalBytes)
             record.rate.reset()

@@ -49,4 +49,9 @@ enum Fixtures {
     static func at(_ milliseconds: Int64) -> SchedulerInstant {
         SchedulerInstant(nanoseconds: milliseconds * 1_000_000)
     }
+
+    /// A wall-clock time `milliseconds` after a fixed origin (2026-01-01 00:00:00 UTC).
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: 1_767_225_600 + Double(milliseconds) / 1000)
+    }
 }
