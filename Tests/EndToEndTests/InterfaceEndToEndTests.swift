@@ -174,7 +174,8 @@ struct InterfaceEndToEndTests {
         try tmux.send("C-c")
     }
 
-    @Test func sigtermMidUploadSavesTheQueueThenEndsByTheSignal() throws {
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) throws {
         let binary = try binary()
         let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "30000"])
         let tmux = try TmuxSession()
@@ -187,9 +188,9 @@ struct InterfaceEndToEndTests {
         let children = try tmux.foregroundChildren()
         #expect(children.count == 1, "expected ferry as the shell's only child, got \(children)")
         try quitAndCheckTerminal(tmux) {
-            for pid in children { kill(pid, SIGTERM) }
+            for pid in children { kill(pid, signal) }
         }
-        #expect(try tmux.capture().contains("FERRY-EXITED 143"), "ferry did not end by SIGTERM")
+        #expect(try tmux.capture().contains("FERRY-EXITED \(128 + signal)"), "ferry did not end by signal \(signal)")
         // The in-flight jobs were stopped and written back as queued before the process ended,
         // not left as the `uploading` rows a process killed mid-write leaves.
         let journal = try UploadJournal(path: tmux.scratch.path + "/state/ferry/journal.sqlite")

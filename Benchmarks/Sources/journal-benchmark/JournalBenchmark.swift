@@ -30,7 +30,7 @@ struct JournalBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let payload = directory + "/payload.bin"
-        FileManager.default.createFile(atPath: payload, contents: Data(repeating: 0x61, count: 4096))
+        _ = FileManager.default.createFile(atPath: payload, contents: Data(repeating: 0x61, count: 4096))
         let specs = (0..<jobCount).map { index in
             UploadJobSpec(url: "http://127.0.0.1:8080/upload", headers: [HeaderField(name: "Authorization", value: "Bearer t\(index)")],
                           textFields: [FormTextField(name: "index", value: "\(index)")], files: [QueuedFile.capture(path: payload)])
