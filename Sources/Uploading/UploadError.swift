@@ -22,7 +22,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a status outside 200–299. 408, 429 and 5xx are retried
     /// automatically (honouring `retryAfter`); other statuses wait for the user.
     case serverRejected(status: Int, retryAfter: Duration?)
-    /// The journal could not be opened, read or written.
+    /// The journal could not be opened, read or written, or another process has it open.
     case journalFailed(reason: JournalReason)
     /// An error recorded by an earlier run and restored from the journal; only its description
     /// survives.
@@ -62,6 +62,9 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case readFailed(message: String)
         /// Writing the journal failed.
         case writeFailed(message: String)
+        /// Another process has the journal open, so the rows earlier runs left cannot be taken
+        /// over (they may be that process's live jobs).
+        case inUse(path: String, processID: Int32?)
     }
 
     /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, 5xx).
@@ -166,6 +169,10 @@ extension UploadError.JournalReason: CustomStringConvertible {
             return "could not open the journal at \(path): \(message); check the directory's permissions"
         case let .readFailed(message): return "could not read the journal: \(message)"
         case let .writeFailed(message): return "could not write the journal: \(message); the queue may not survive a restart"
+        case let .inUse(path, processID):
+            let holder = processID.map { "another ferry process (pid \($0))" } ?? "another ferry process"
+            return "the journal at \(path) is in use by \(holder); its unfinished jobs are not restored "
+                + "here, so nothing is sent twice: try again when that process has ended"
         }
     }
 }

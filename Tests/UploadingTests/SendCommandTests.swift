@@ -92,6 +92,26 @@ struct SendCommandTests {
         }
     }
 
+    @Test("while one ferry has the journal open, --resume elsewhere refuses and names it; nothing is sent twice")
+    func resumeWhileAnotherRuns() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("busy.bin", bytes: 100_000)
+        let state = dir.path("state")
+        let slow = ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(delayMilliseconds: 3000))
+        try await withRunningReceiver(slow) { server in
+            let first = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file], stateHome: state)
+            let started = try await first.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
+            #expect(started, "\(first.errorText)")
+            let second = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await second.exitStatus() == 1)
+            #expect(second.errorText.contains("in use by another ferry process (pid \(first.processID))"), "\(second.errorText)")
+            #expect(try await first.exitStatus() == 0, "\(first.errorText)")
+            let third = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await third.exitStatus() == 0, "\(third.errorText)")
+            #expect(server.receivedUploads.count == 1, "the job must be sent once")
+        }
+    }
+
     @Test("SIGINT, SIGTERM and SIGHUP cancel the upload in flight, keep the job queued and exit 130",
           arguments: [SIGINT, SIGTERM, SIGHUP])
     func interrupt(signal: Int32) async throws {

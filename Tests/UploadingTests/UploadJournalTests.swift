@@ -139,6 +139,18 @@ struct UploadJournalTests {
         withExtendedLifetime(writer) {}
     }
 
+    @Test("the lock file beside the journal is private; a takeover in the owning process is not refused")
+    func lockFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let journal = try UploadJournal(path: path)
+        _ = try journal.insert([Self.spec("a")])
+        #expect(Self.mode(path + ".lock") == 0o600)
+        let second = try UploadJournal(path: path)
+        #expect(try second.takeOverRestorableJobs().count == 1)
+        #expect(try journal.takeOverRestorableJobs().count == 1)
+    }
+
     @Test("form state is saved and loaded as a Codable blob per key")
     func formState() throws {
         struct Form: Codable, Equatable {

@@ -25,10 +25,13 @@ public final class UploadJournal: Sendable {
     /// The database file's path.
     public let path: String
     private let database: DatabaseQueue
+    private let lock: JournalLock
 
     /// Opens (creating if needed) the journal at `path`.
     ///
-    /// Missing directories are created with mode `0700`; the database files get `0600`.
+    /// Missing directories are created with mode `0700`; the database files get `0600`. The
+    /// process holds a shared lock on `<path>.lock` while the journal is open (see
+    /// ``takeOverRestorableJobs()``).
     ///
     /// - Parameter path: The database file's path.
     /// - Throws: `UploadError.journalFailed(reason: .openFailed)`.
@@ -37,6 +40,7 @@ public final class UploadJournal: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
         try Self.createPrivateFile(path)
+        lock = try JournalLock(journalPath: path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -135,6 +139,20 @@ public final class UploadJournal: Sendable {
             }
         } catch {
             throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+        }
+    }
+
+    /// Takes over what earlier runs left: deletes the rows of finished jobs and returns the
+    /// restorable ones (``loadRestorableJobs()``) — only while no other process has the journal
+    /// open, because that process's queued rows are its own live jobs and would be sent twice.
+    ///
+    /// - Returns: The jobs.
+    /// - Throws: `UploadError.journalFailed(reason: .inUse)` naming the other process;
+    ///   `.readFailed` or `.writeFailed`.
+    public func takeOverRestorableJobs() throws(UploadError) -> [UploadJob] {
+        try lock.exclusively { () throws(UploadError) -> [UploadJob] in
+            try deleteFinishedJobs()
+            return try loadRestorableJobs()
         }
     }
 

@@ -135,16 +135,16 @@ public final class UploadManager: @unchecked Sendable {
     /// Loads the journal's unfinished and failed jobs into the queue (call once, before
     /// queueing new jobs). Interrupted uploads are queued again; a job whose file changed size or
     /// modification time since it was queued is failed with `fileChangedSinceQueued` instead of
-    /// being sent. Rows of succeeded and cancelled jobs are deleted.
+    /// being sent. Rows of succeeded and cancelled jobs are deleted. Refused while another
+    /// process has the journal open (``UploadJournal/takeOverRestorableJobs()``).
     ///
     /// - Returns: The restored jobs as the queue now has them.
-    /// - Throws: `UploadError.journalFailed` when the journal cannot be read.
+    /// - Throws: `UploadError.journalFailed` when the journal cannot be read, or `.inUse`.
     @discardableResult
     public func restore() throws(UploadError) -> [UploadJob] {
         dispatchPrecondition(condition: .notOnQueue(rootQueue))
         guard let journal else { return [] }
-        try journal.deleteFinishedJobs()
-        let jobs = try journal.loadRestorableJobs()
+        let jobs = try journal.takeOverRestorableJobs()
         var changed: [UploadJobID: String] = [:]
         for job in jobs {
             if let file = job.spec.files.first(where: { $0.hasChangedSinceQueued() }) {

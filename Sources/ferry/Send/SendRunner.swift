@@ -35,10 +35,18 @@ struct SendRunner {
         }
         let signals = installSignalHandlers(manager: manager, journal: journal, events: events)
         let start = DispatchTime.now()
-        if resume {
-            _ = try manager.restore()
+        do {
+            if resume {
+                _ = try manager.restore()
+            }
+            try manager.enqueue(jobs)
+        } catch {
+            signals.forEach { $0.cancel() }
+            subscription.cancel()
+            try? await transport.shutdown()
+            try? journal?.close()
+            throw error
         }
-        try manager.enqueue(jobs)
         let summary = await manager.waitUntilIdle()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         manager.flushJournal()

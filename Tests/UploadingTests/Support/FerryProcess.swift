@@ -21,6 +21,9 @@ final class FerryProcess: Sendable {
     private let output = Collected()
     private let errors = Collected()
 
+    /// The child's process ID.
+    var processID: Int32 { process.processIdentifier }
+
     /// Starts `ferry ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
     init(_ arguments: [String], stateHome: String) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
