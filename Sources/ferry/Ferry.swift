@@ -32,7 +32,7 @@ struct Ferry: AsyncParsableCommand {
                 if code == .success {
                     print(message)
                 } else {
-                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                    StandardStream.error.writeLineIgnoringFailure(message)
                 }
             }
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)

@@ -26,7 +26,7 @@ struct Interface: AsyncParsableCommand {
         do {
             try TerminalCapability.check()
         } catch {
-            FileHandle.standardError.write(Data("ferry: \(error.description)\n".utf8))
+            StandardStream.error.writeLineIgnoringFailure("ferry: \(error.description)")
             throw ExitCode(2)
         }
         let journal = UploadJournal.openDefaultOrWarn()

@@ -8,7 +8,7 @@ extension UploadJournal {
         do {
             return try UploadJournal.openDefault()
         } catch {
-            FileHandle.standardError.write(Data("ferry: \(error); continuing without a journal\n".utf8))
+            StandardStream.error.writeLineIgnoringFailure("ferry: \(error); continuing without a journal")
             return nil
         }
     }

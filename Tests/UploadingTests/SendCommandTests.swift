@@ -128,4 +128,47 @@ struct SendCommandTests {
             #expect(jobs.map(\.state) == [.queued])
         }
     }
+
+    @Test("--json into a closed pipe (| head) ends the run with 141, no crash, the job kept for --resume")
+    func jsonIntoClosedPipe() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("unread.bin", bytes: 100_000)
+        let state = dir.path("state")
+        let slow = ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(delayMilliseconds: 2000))
+        try await withRunningReceiver(slow) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file],
+                                           stateHome: state, closingOutput: true)
+            #expect(try await process.exitStatus(within: .seconds(20)) == 141, "\(process.errorText)")
+            #expect(process.errorText.contains("ferry: standard output was closed by its reader; unfinished jobs are kept"),
+                    "\(process.errorText)")
+            let jobs = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
+            #expect(jobs.map(\.state) == [.queued])
+            let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await resumed.exitStatus() == 0, "\(resumed.errorText)")
+            #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["unread.bin"])
+        }
+    }
+
+    @Test("human output into a closed pipe: the upload is done, then the run ends with 141 instead of crashing")
+    func humanOutputIntoClosedPipe() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("done.bin", bytes: 100_000)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"))) { server in
+            let process = try FerryProcess(["send", "--url", server.baseURL + "/upload", file],
+                                           stateHome: dir.path("state"), closingOutput: true)
+            #expect(try await process.exitStatus(within: .seconds(20)) == 141, "\(process.errorText)")
+            #expect(process.errorText.contains("standard output was closed by its reader"), "\(process.errorText)")
+            #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["done.bin"])
+        }
+    }
+
+    @Test("--dry-run into a closed pipe stops quietly with 141")
+    func dryRunIntoClosedPipe() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("big.bin", bytes: 2_000_000)
+        let process = try FerryProcess(["send", "--dry-run", "--url", "http://127.0.0.1:9/upload", file],
+                                       stateHome: dir.path("state"), closingOutput: true)
+        #expect(try await process.exitStatus() == 141)
+        #expect(process.errorText.isEmpty, "\(process.errorText)")
+    }
 }

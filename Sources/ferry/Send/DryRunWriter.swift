@@ -2,10 +2,10 @@ import Foundation
 import Multipart
 import Uploading
 
-/// Writes the HTTP/1.1 request a job would send, head and streamed body, to a file handle.
+/// Writes the HTTP/1.1 request a job would send, head and streamed body, to a standard stream.
 struct DryRunWriter {
     /// Where the requests go (standard output for `ferry send --dry-run`).
-    let output: FileHandle
+    let output: StandardStream
 
     /// Writes one job's complete request message, exactly as `ferry send` would send it.
     ///
@@ -13,14 +13,14 @@ struct DryRunWriter {
     ///
     /// - Parameter job: The job.
     /// - Throws: `UploadError` for a bad file, URL or header; `MultipartError` if a file changes
-    ///   while it is written.
+    ///   while it is written; ``StandardStreamError`` if `output` cannot be written.
     func write(_ job: UploadJobSpec) throws {
         let message = try FormBuilder().message(for: job)
-        output.write(Data(message.head.utf8))
+        try output.write(message.head)
         let reader = message.body.makeReader()
         defer { reader.close() }
         while let chunk = try reader.nextChunk() {
-            output.write(Data(chunk))
+            try output.write(chunk)
         }
     }
 }

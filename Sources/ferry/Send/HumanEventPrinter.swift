@@ -8,7 +8,7 @@ import Uploading
 /// Unchecked `Sendable`: every call **must** come from one serial queue (`ferry.send.events`, the
 /// manager's subscription queue), which is what guards the mutable state.
 final class HumanEventPrinter: @unchecked Sendable {
-    private let output: FileHandle
+    private let output: StandardStream
     private let isTerminal: Bool
     private var active: [UploadJobID: UploadJob] = [:]
     private var liveLineCount = 0
@@ -18,13 +18,15 @@ final class HumanEventPrinter: @unchecked Sendable {
     /// - Parameters:
     ///   - output: Where lines go.
     ///   - isTerminal: Whether `output` is a terminal (live lines are drawn only then).
-    init(output: FileHandle, isTerminal: Bool) {
+    init(output: StandardStream, isTerminal: Bool) {
         self.output = output
         self.isTerminal = isTerminal
     }
 
     /// Prints what an event changes.
-    func handle(_ event: UploadEvent) {
+    ///
+    /// - Throws: ``StandardStreamError`` when `output` cannot be written.
+    func handle(_ event: UploadEvent) throws(StandardStreamError) {
         var lines: [String] = []
         switch event {
         case let .started(job), let .progressed(job):
@@ -43,25 +45,27 @@ final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = nil
             lines.append("cancel  \(name(job))")
         case let .journalFailed(error):
-            FileHandle.standardError.write(Data("ferry: \(error)\n".utf8))
+            StandardStream.error.writeLineIgnoringFailure("ferry: \(error)")
         case .queued, .removed, .idle:
             break
         }
-        redraw(adding: lines)
+        try redraw(adding: lines)
     }
 
     /// Clears the live lines and prints the summary.
-    func finish(_ summary: UploadSummary, seconds: Double) {
+    ///
+    /// - Throws: ``StandardStreamError`` when `output` cannot be written.
+    func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
         active = [:]
         let rate = seconds > 0 ? Double(summary.bytesSent) / seconds : 0
-        redraw(adding: [
+        try redraw(adding: [
             "\(summary.succeeded) succeeded, \(summary.failed) failed, \(summary.cancelled) cancelled; "
                 + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.duration(seconds: seconds)) "
                 + "(\(HumanFormat.rate(bytesPerSecond: rate)))",
         ])
     }
 
-    private func redraw(adding lines: [String]) {
+    private func redraw(adding lines: [String]) throws(StandardStreamError) {
         var text = ""
         if isTerminal, liveLineCount > 0 {
             text += "\u{1B}[\(liveLineCount)A\u{1B}[J"
@@ -74,7 +78,7 @@ final class HumanEventPrinter: @unchecked Sendable {
                 liveLineCount += 1
             }
         }
-        if !text.isEmpty { output.write(Data(text.utf8)) }
+        if !text.isEmpty { try output.write(text) }
     }
 
     private func liveLine(_ job: UploadJob) -> String {

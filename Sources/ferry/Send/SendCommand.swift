@@ -88,14 +88,18 @@ struct Send: AsyncParsableCommand {
             if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
             return
         }
-        let writer = DryRunWriter(output: FileHandle.standardOutput)
+        let writer = DryRunWriter(output: .output)
         var anyFailed = false
         for job in jobs {
             do {
                 try writer.write(job)
+            } catch let error as StandardStreamError {
+                // Nothing was sent, so nothing is lost: stop like a process the closed pipe killed.
+                if case .failed = error { StandardStream.error.writeLineIgnoringFailure("ferry: \(error)") }
+                throw ExitCode(error.exitStatus)
             } catch {
                 anyFailed = true
-                FileHandle.standardError.write(Data("ferry: \(error)\n".utf8))
+                StandardStream.error.writeLineIgnoringFailure("ferry: \(error)")
             }
         }
         if anyFailed { throw ExitCode.failure }

@@ -5,7 +5,8 @@ import Uploading
 
 /// Carries out `ferry send`: queues the jobs in the manager (with the journal), prints events
 /// and waits until the queue is idle. SIGINT, SIGTERM or SIGHUP aborts the requests in flight,
-/// keeps their jobs queued in the journal (for `--resume`) and exits with status 130.
+/// keeps their jobs queued in the journal (for `--resume`) and exits with status 130; so does a
+/// standard output that can no longer be written (`| head -1`), with status 141.
 struct SendRunner {
     /// The manager's limits, retry policy and timeouts.
     var configuration: UploadManager.Configuration
@@ -25,15 +26,21 @@ struct SendRunner {
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
-        let printer = HumanEventPrinter(output: .standardOutput, isTerminal: isatty(STDOUT_FILENO) == 1)
+        let termination = SendTermination(manager: manager, journal: journal, events: events)
+        let printer = HumanEventPrinter(output: .output, isTerminal: isatty(STDOUT_FILENO) == 1)
         let subscription = manager.subscribe(on: events) { event in
-            if json {
-                if let record = SendEventRecord(event) { Self.write(record.jsonLine()) }
-            } else {
-                printer.handle(event)
+            guard !termination.isTerminating else { return }
+            do throws(StandardStreamError) {
+                if json {
+                    if let record = SendEventRecord(event) { try StandardStream.output.write(record.jsonLine() + "\n") }
+                } else {
+                    try printer.handle(event)
+                }
+            } catch {
+                termination.endSoon(because: error.description, status: error.exitStatus)
             }
         }
-        let signals = installSignalHandlers(manager: manager, journal: journal, events: events)
+        let signals = installSignalHandlers(termination)
         let start = DispatchTime.now()
         do {
             if resume {
@@ -48,14 +55,17 @@ struct SendRunner {
             throw error
         }
         let summary = await manager.waitUntilIdle()
+        events.sync {}
+        await termination.finishNormally()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         manager.flushJournal()
         try? await transport.shutdown()
         events.sync {
+            // Every job has ended: a summary nobody reads any more loses nothing.
             if json {
-                Self.write(SendEventRecord(summary: summary).jsonLine())
+                try? StandardStream.output.write(SendEventRecord(summary: summary).jsonLine() + "\n")
             } else {
-                printer.finish(summary, seconds: seconds)
+                try? printer.finish(summary, seconds: seconds)
             }
         }
         subscription.cancel()
@@ -64,28 +74,18 @@ struct SendRunner {
         return summary
     }
 
-    /// SIGINT, SIGTERM and SIGHUP: stop the manager (in-flight jobs go back to queued), write the
-    /// journal, exit 130. A SIGHUP ignored at start (`nohup`) stays ignored.
-    private func installSignalHandlers(manager: UploadManager, journal: UploadJournal?,
-                                       events: DispatchQueue) -> [any DispatchSourceSignal] {
+    /// SIGINT, SIGTERM and SIGHUP end the run through `termination` with status 130. A SIGHUP
+    /// ignored at start (`nohup`) stays ignored.
+    private func installSignalHandlers(_ termination: SendTermination) -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM, SIGHUP].compactMap { number in
             let previous = signal(number, SIG_IGN)
             if number == SIGHUP, let previous, unsafeBitCast(previous, to: Int.self) == 1 { return nil }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                manager.stop()
-                manager.flushJournal()
-                try? journal?.close()
-                events.sync {}
-                FileHandle.standardError.write(Data("ferry: interrupted; unfinished jobs are kept for `ferry send --resume`\n".utf8))
-                exit(130)
+                termination.end(because: "interrupted", status: 130)
             }
             source.resume()
             return source
         }
-    }
-
-    private static func write(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

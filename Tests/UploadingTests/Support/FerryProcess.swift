@@ -25,7 +25,10 @@ final class FerryProcess: Sendable {
     var processID: Int32 { process.processIdentifier }
 
     /// Starts `ferry ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
-    init(_ arguments: [String], stateHome: String) throws {
+    ///
+    /// - Parameter closingOutput: Whether to close the reading end of standard output's pipe
+    ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
+    init(_ arguments: [String], stateHome: String, closingOutput: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.binary,
                 NSLocalizedDescriptionKey: "ferry binary not found at \(Self.binary): run `swift build` first or set FERRY_BINARY"])
@@ -41,7 +44,11 @@ final class FerryProcess: Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        Self.drain(out.fileHandleForReading.fileDescriptor, into: output)
+        if closingOutput {
+            try out.fileHandleForReading.close()
+        } else {
+            Self.drain(out.fileHandleForReading.fileDescriptor, into: output)
+        }
         Self.drain(err.fileHandleForReading.fileDescriptor, into: errors)
     }
 
