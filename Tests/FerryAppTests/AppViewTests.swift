@@ -102,6 +102,21 @@ struct AppViewTests {
         #expect(lines[10].contains("Q1 A1 D1 F1"))
     }
 
+    @Test("overall progress counts a failed job's bytes as not done, even when its body was sent in full")
+    func overallProgressLeavesFailedJobsOut() {
+        var app = AppHarness(directories: ["/data": []], size: Size(width: 80, height: 12))
+        let spec = { (name: String) in
+            UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/" + name, size: 1000, modificationTimeNanoseconds: 0)])
+        }
+        let sent = UploadProgress(bytesSent: 1000, totalBytes: 1000)
+        let failed = UploadJob(id: 1, spec: spec("bad.bin"), state: .failed, progress: sent, attempts: 1,
+                               lastError: .serverRejected(status: 500, retryAfter: nil))
+        let done = UploadJob(id: 2, spec: spec("ok.bin"), state: .succeeded, progress: sent, attempts: 1)
+        for job in [failed, done] { app.send(.uploadEventReceived(.queued(job))) }
+        let status = app.screen(width: 80, height: 12).lines()[10]
+        #expect(status.contains("D1 F1 50%"), "\(status)")
+    }
+
     @Test func tenThousandJobsRenderOnlyTheVisibleRows() {
         var app = AppHarness(directories: ["/data": []], size: Size(width: 120, height: 40))
         for index in 1...10_000 {

@@ -68,7 +68,13 @@ public struct QueueState: Hashable, Sendable {
         }
         let total = job.progress.totalBytes ?? job.spec.estimatedBytes
         summary.totalBytes += Int64(sign) * total
-        summary.bytesSent += Int64(sign) * (job.state == .succeeded ? total : job.progress.bytesSent)
+        // Done work only: a failed or cancelled job's last attempt may have sent its whole body.
+        let done = switch job.state {
+        case .succeeded: total
+        case .uploading: job.progress.bytesSent
+        case .queued, .failed, .cancelled: Int64(0)
+        }
+        summary.bytesSent += Int64(sign) * done
         if job.state == .uploading { summary.bytesPerSecond += Double(sign) * (job.progress.bytesPerSecond ?? 0) }
     }
 }
