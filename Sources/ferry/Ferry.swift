@@ -16,7 +16,8 @@ struct Ferry: AsyncParsableCommand {
         defaultSubcommand: Interface.self
     )
 
-    /// Runs the command; usage errors exit with status 2 (argument parser's default is 64).
+    /// Runs the command; usage errors exit with status 2 (argument parser's default is 64),
+    /// other failures with 1 and a `ferry: ` line on standard error.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -27,7 +28,10 @@ struct Ferry: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            // A failure at run time (not a usage error, not a bare exit status) reads like the
+            // rest of ferry's diagnostics rather than argument parser's "Error: ...".
+            let isRuntimeFailure = code == .failure && !(error is ExitCode)
+            let message = isRuntimeFailure ? "ferry: \(error)" : fullMessage(for: error)
             if !message.isEmpty {
                 if code == .success {
                     print(message)

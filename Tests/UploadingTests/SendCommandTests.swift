@@ -104,6 +104,7 @@ struct SendCommandTests {
             #expect(started, "\(first.errorText)")
             let second = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
             #expect(try await second.exitStatus() == 1)
+            #expect(second.errorText.hasPrefix("ferry: "), "\(second.errorText)")
             #expect(second.errorText.contains("in use by another ferry process (pid \(first.processID))"), "\(second.errorText)")
             #expect(try await first.exitStatus() == 0, "\(first.errorText)")
             let third = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
