@@ -17,9 +17,10 @@ struct Ferry: AsyncParsableCommand {
     )
 
     /// Runs the command; usage errors exit with status 2 (argument parser's default is 64).
+    /// Arguments are decoded from the raw `argv` bytes, losslessly (`FileSystemName`).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(CommandLine.fileSystemArguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
