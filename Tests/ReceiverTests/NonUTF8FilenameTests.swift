@@ -53,13 +53,33 @@ struct NonUTF8FilenameTests {
             let entry = try #require(await harness.logs.waitFor { $0.method == "POST" })
             #expect(entry.files.map(\.filename) == ["caf\\xE9.txt"])
 
-            let path = (Array(harness.directory.uploads.utf8) + [0x2F] + Self.nameBytes + [0]).map { CChar(bitPattern: $0) }
-            let descriptor = open(path, O_RDONLY)
-            #expect(descriptor >= 0)
-            var buffer = [UInt8](repeating: 0, count: 16)
-            #expect(read(descriptor, &buffer, 16) == 5)
-            close(descriptor)
-            #expect(buffer.prefix(5) == Array("hello".utf8)[...])
+            #expect(Self.content(of: Array(harness.directory.uploads.utf8) + [0x2F] + Self.nameBytes) == Array("hello".utf8))
         }
+    }
+
+    @Test("an upload directory whose name is not UTF-8 is made and used under its raw bytes")
+    func uploadDirectoryNotUTF8() async throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let directory = root.root + "/up\u{EFFF}"  // "up" FF, as FileSystemName decodes --dir
+        try await ReceiverHarness.run(configure: { $0.directory = directory }) { harness in
+            let body = Self.body(filename: Array("a.txt".utf8), content: Array("hello".utf8))
+            let connection = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { connection.close() }
+            try await connection.send(RawMultipart.request(body: body))
+            let response = try #require(try await connection.readResponse())
+            #expect(response.status == 200, "\(response.body)")
+            #expect(Self.content(of: Array((root.root + "/up").utf8) + [0xFF] + Array("/a.txt".utf8)) == Array("hello".utf8))
+        }
+    }
+
+    /// The first bytes of the file at the raw path `path`, or nil when it cannot be opened.
+    private static func content(of path: [UInt8]) -> [UInt8]? {
+        let descriptor = open((path + [0]).map { CChar(bitPattern: $0) }, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &buffer, buffer.count)
+        return count < 0 ? nil : Array(buffer.prefix(count))
     }
 }
