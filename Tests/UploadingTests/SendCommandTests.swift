@@ -23,6 +23,7 @@ struct SendCommandTests {
             let succeeded = try #require(ok.jsonEvents.first { $0["event"] as? String == "succeeded" })
             #expect(succeeded["status"] as? Int == 200)
             #expect(succeeded["path"] as? String == good)
+            #expect(succeeded["pathBytesHex"] == nil, "only a path that is not UTF-8 carries its bytes")
             let record = try #require(server.receivedUploads.first)
             #expect(record.fields == ["note": [#"hello; "there""#], "tag": ["x"]])
 
