@@ -189,7 +189,9 @@ public final class ReceiverServer: Sendable {
     /// path. The path is a `FileSystemName` string (as `ferry serve --dir` decodes it), so the
     /// directory is made under the same bytes `PartFileWriter` opens files in.
     private static func prepareDirectory(_ path: String) throws(ReceiverError) -> String {
-        let base = path.hasPrefix("/") ? nil : FileSystemName.currentDirectory().map { URL(fileURLWithPath: $0) }
+        let base = path.hasPrefix("/") ? nil : FileSystemName.currentDirectory().map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
         let absolute = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
         var prefix = ""
         for component in absolute.split(separator: "/") {

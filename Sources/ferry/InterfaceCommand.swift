@@ -115,8 +115,10 @@ struct Interface: AsyncParsableCommand {
         }
     }
 
+    /// `path` made absolute against `currentDirectory` (said to be a directory: Foundation would
+    /// otherwise stat it by its UTF-8, which misses a name that is not UTF-8) and standardised.
     private func absolute(_ path: String, in currentDirectory: String) -> String {
-        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentDirectory))
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
         return url.standardizedFileURL.path
     }
 }
