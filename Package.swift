@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "Receiver",
             dependencies: [
+                "Multipart",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "MultipartKit", package: "multipart-kit"),

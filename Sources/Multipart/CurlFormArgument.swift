@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One `-F` argument in curl's syntax, parsed.
 ///
@@ -118,12 +124,19 @@ public struct CurlFormArgument: Sendable, Hashable {
     ///
     /// - Parameter path: The file to read.
     /// - Returns: Its content as text (invalid UTF-8 is replaced with U+FFFD).
-    /// - Throws: `MultipartError.fileRejected` when the file cannot be read.
+    /// - Throws: `MultipartError` when the file cannot be checked, opened or read.
     public static func readText(at path: String) throws(MultipartError) -> String {
-        _ = try FileInspector.inspect(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .fileRejected(path: path, reason: .notReadable(errno: EIO))
+        let snapshot = try FileInspector.inspect(path)
+        let descriptor = try FileInspector.openUnchanged(snapshot)
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .fileRejected(path: path, reason: .notReadable(errno: errno)) }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[..<count]
         }
-        return String(decoding: data, as: UTF8.self)
     }
 }

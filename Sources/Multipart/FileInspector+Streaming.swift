@@ -15,7 +15,9 @@ extension FileInspector {
     /// - Throws: `MultipartError.fileChanged` (replaced, size changed, modified) or
     ///   `.fileReadFailed`.
     public static func openUnchanged(_ snapshot: FileSnapshot) throws(MultipartError) -> Int32 {
-        let descriptor = open(snapshot.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let descriptor = FileSystemName.withFileSystemPath(snapshot.path) {
+            open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        }
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .fileChanged(path: snapshot.path, reason: .replaced) }

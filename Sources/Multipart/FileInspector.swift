@@ -19,7 +19,7 @@ public enum FileInspector {
     /// - Throws: `MultipartError.fileRejected` naming the path and the reason.
     public static func inspect(_ path: String) throws(MultipartError) -> FileSnapshot {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard FileSystemName.withFileSystemPath(path, { stat($0, &info) }) == 0 else {
             let code = errno
             switch code {
             case ENOENT, ENOTDIR: throw .fileRejected(path: path, reason: .doesNotExist)
@@ -31,7 +31,7 @@ public enum FileInspector {
             if kind == "directory" { throw .fileRejected(path: path, reason: .isDirectory) }
             throw .fileRejected(path: path, reason: .notRegularFile(kind: kind))
         }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let descriptor = FileSystemName.withFileSystemPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
         guard descriptor >= 0 else { throw .fileRejected(path: path, reason: .notReadable(errno: errno)) }
         defer { close(descriptor) }
         var opened = stat()

@@ -53,15 +53,20 @@ public struct MultipartEncoder: Sendable {
     }
 
     /// The header lines of a part and the blank line that ends them.
+    ///
+    /// Everything is UTF-8 except the filename, which is written as the file-system bytes it
+    /// stands for (``FileSystemName/bytes(of:)``): a file whose name is not UTF-8 is sent under
+    /// its real name, raw, as curl sends it.
     private func headerBlock(for part: FormPart) throws(MultipartError) -> [UInt8] {
-        var text = "Content-Disposition: form-data; name=\"\(try FieldEscaping.escapeName(part.name))\""
+        var bytes = Array("Content-Disposition: form-data; name=\"\(try FieldEscaping.escapeName(part.name))\"".utf8)
         var contentType = part.contentType
         if case let .file(source) = part.content {
             let filename = part.filename ?? Self.defaultFilename(for: source)
-            text += "; filename=\"\(try FieldEscaping.escapeFilename(filename))\""
+            bytes += Array("; filename=\"".utf8) + FileSystemName.bytes(of: try FieldEscaping.escapeFilename(filename))
+                + Array("\"".utf8)
             contentType = mimeTypes.contentType(override: part.contentType, filename: filename)
         }
-        text += "\r\n"
+        var text = "\r\n"
         if let contentType {
             try HeaderValidation.checkValue(contentType, field: .contentType(contentType))
             text += "Content-Type: \(contentType)\r\n"
@@ -71,7 +76,7 @@ public struct MultipartEncoder: Sendable {
             text += "\(header.name): \(header.value)\r\n"
         }
         text += "\r\n"
-        return Array(text.utf8)
+        return bytes + Array(text.utf8)
     }
 
     private static func defaultFilename(for source: FileSource) -> String {

@@ -68,14 +68,16 @@ public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidHeaderName
     }
 
+    /// What happened, naming the path with undecodable bytes as `\xNN`
+    /// (``FileSystemName/escaped(_:)``), and what to do.
     public var description: String {
         switch self {
         case let .fileRejected(path, reason):
-            return "\(path): \(reason.description)"
+            return "\(FileSystemName.escaped(path)): \(reason.description)"
         case let .fileChanged(path, reason):
-            return "\(path): \(reason.description); queue it again to send its current content"
+            return "\(FileSystemName.escaped(path)): \(reason.description); queue it again to send its current content"
         case let .fileReadFailed(path, code):
-            return "\(path): read failed: \(SystemError.message(for: code))"
+            return "\(FileSystemName.escaped(path)): read failed: \(SystemError.message(for: code))"
         case let .invalidText(field, reason):
             return "\(field.description) \(reason.description)"
         case let .invalidBoundary(boundary):

@@ -1,3 +1,4 @@
+import Multipart
 import MultipartKit
 import NIOCore
 import NIOPosix
@@ -7,7 +8,9 @@ import NIOPosix
 /// to new files in the upload directory as their bytes arrive.
 ///
 /// The parser's callbacks only record events; after each chunk the events are carried out
-/// (files created, bytes written), so the blocking work can be awaited. A body counts as complete
+/// (files created, bytes written), so the blocking work can be awaited. A header value that is
+/// not UTF-8 (a filename sent as raw bytes) is taken from ``RawHeaderScanner`` and decoded with
+/// `FileSystemName`, so the file is saved under those bytes. A body counts as complete
 /// only when the parser has seen the closing boundary (see ``finish()``).
 ///
 /// Not thread-safe: one request's task owns it, feeds it with ``consume(_:)`` and ends with
@@ -35,6 +38,7 @@ final class FormDataReader {
     static let maximumSilentBytes = 64 * 1024
 
     private let parser: MultipartParser
+    private var rawHeaders: RawHeaderScanner
     private let boundary: String
     private let directory: String
     private let maxParts: Int
@@ -76,6 +80,7 @@ final class FormDataReader {
         pool: NIOThreadPool
     ) {
         self.parser = MultipartParser(boundary: boundary)
+        self.rawHeaders = RawHeaderScanner(boundary: boundary)
         self.boundary = boundary
         self.directory = directory
         self.maxParts = maxParts
@@ -93,6 +98,7 @@ final class FormDataReader {
     /// - Parameter chunk: The next bytes of the request body.
     /// - Throws: ``ReceiverError`` for malformed multipart, exceeded limits or storage failures.
     func consume(_ chunk: ByteBuffer) async throws(ReceiverError) {
+        rawHeaders.scan(chunk)
         do {
             try parser.execute(chunk)
         } catch {
@@ -156,7 +162,7 @@ final class FormDataReader {
     private func handle(_ event: Event) async throws(ReceiverError) {
         switch event {
         case .header(let name, let value):
-            partHeaders.append((name, value))
+            partHeaders.append((name, Self.value(value, named: name, raw: rawHeaders.next())))
             if partHeaders.count > 64 {
                 throw .requestRejected(reason: .malformedPartHeaders(detail: "a part has more than 64 headers"))
             }
@@ -167,6 +173,15 @@ final class FormDataReader {
             if case .none = part { try await beginPart() }
             try await endPart()
         }
+    }
+
+    /// The header value as the parser decoded it, or, when it could not (not UTF-8: it gives
+    /// ""), the raw bytes of the same line decoded with `FileSystemName`.
+    private static func value(_ value: String, named name: String, raw: RawHeaderScanner.Line?) -> String {
+        guard value.isEmpty, let raw, !raw.value.isEmpty,
+            String(decoding: raw.name, as: UTF8.self).lowercased() == name.lowercased()
+        else { return value }
+        return FileSystemName.decode(raw.value)
     }
 
     private func beginPart() async throws(ReceiverError) {
@@ -223,8 +238,8 @@ final class FormDataReader {
             files.append(
                 UploadedFile(
                     field: headers.name,
-                    filename: headers.filename ?? "",
-                    savedAs: writer.savedAs,
+                    filename: FileSystemName.escaped(headers.filename ?? ""),
+                    savedAs: FileSystemName.escaped(writer.savedAs),
                     size: size,
                     contentType: headers.contentType ?? "application/octet-stream",
                     sha256: sha256

@@ -1,4 +1,5 @@
 import Crypto
+import Multipart
 import NIOCore
 import NIOPosix
 
@@ -94,7 +95,7 @@ final class PartFileWriter {
     func discard() async {
         await closeDescriptor()
         let path = directory + "/" + savedAs
-        _ = await Self.run(on: pool) { unlink(path) }
+        _ = await Self.run(on: pool) { FileSystemName.withFileSystemPath(path) { unlink($0) } }
     }
 
     private func flush() async throws(ReceiverError) {
@@ -139,7 +140,9 @@ final class PartFileWriter {
         for attempt in 0..<maximumAttempts {
             let candidate = name.candidate(attempt)
             let path = directory + "/" + candidate
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            let descriptor = FileSystemName.withFileSystemPath(path) {
+                open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            }
             if descriptor >= 0 {
                 return .success((candidate, descriptor))
             }

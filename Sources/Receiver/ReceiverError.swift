@@ -1,3 +1,5 @@
+import Multipart
+
 /// Everything that can go wrong in the receiving server, as one error type with nested reasons.
 ///
 /// Request-level failures (``requestRejected(reason:)``) become HTTP error responses with a JSON
@@ -94,7 +96,7 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .invalidStatusCode(let code):
                 return "--status must be a final HTTP status code between 200 and 599, got \(code)."
             case .uploadDirectoryUnusable(let path, let errno):
-                return "The upload directory \(path) cannot be created or used (errno \(errno)); choose another --dir."
+                return "The upload directory \(FileSystemName.escaped(path)) cannot be created or used (errno \(errno)); choose another --dir."
             }
         case .serverFailed(let reason):
             switch reason {

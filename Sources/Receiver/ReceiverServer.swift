@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Multipart
 import NIOCore
 import NIOPosix
 
@@ -184,17 +185,24 @@ public final class ReceiverServer: Sendable {
         return "http://\(hostPart):\(port)"
     }
 
-    /// Creates the upload directory and returns its absolute, standardised path.
+    /// Creates the upload directory (and its parents) and returns its absolute, standardised
+    /// path. The path is a `FileSystemName` string (as `ferry serve --dir` decodes it), so the
+    /// directory is made under the same bytes `PartFileWriter` opens files in.
     private static func prepareDirectory(_ path: String) throws(ReceiverError) -> String {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        do {
-            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-        } catch {
-            throw .invalidConfiguration(reason: .uploadDirectoryUnusable(path: absolute, errno: errno))
+        let base = path.hasPrefix("/") ? nil : FileSystemName.currentDirectory().map {
+            URL(fileURLWithPath: $0, isDirectory: true)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue,
-            access(absolute, W_OK | X_OK) == 0
+        let absolute = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
+        var prefix = ""
+        for component in absolute.split(separator: "/") {
+            prefix += "/" + component
+            if FileSystemName.withFileSystemPath(prefix, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
+                throw .invalidConfiguration(reason: .uploadDirectoryUnusable(path: absolute, errno: errno))
+            }
+        }
+        var info = stat()
+        guard FileSystemName.withFileSystemPath(absolute, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR,
+            FileSystemName.withFileSystemPath(absolute, { access($0, W_OK | X_OK) }) == 0
         else {
             throw .invalidConfiguration(reason: .uploadDirectoryUnusable(path: absolute, errno: errno))
         }

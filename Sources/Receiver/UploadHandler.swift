@@ -1,4 +1,5 @@
 import Hummingbird
+import Multipart
 import NIOCore
 import NIOPosix
 
@@ -176,7 +177,7 @@ struct UploadHandler: Sendable {
             if let hit = reader.failFirstHit {
                 await reader.abandon()
                 let detail =
-                    "Injected failure: attempt \(hit.attempt) of \(faults.plan.failFirst) for '\(hit.filename)' fails (--fail-first \(faults.plan.failFirst))."
+                    "Injected failure: attempt \(hit.attempt) of \(faults.plan.failFirst) for '\(FileSystemName.escaped(hit.filename))' fails (--fail-first \(faults.plan.failFirst))."
                 return .failed(.requestRejected(reason: .injectedFailure(status: 500, detail: detail)), closeConnection: false)
             }
             if failRandomly {

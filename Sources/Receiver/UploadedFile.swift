@@ -5,9 +5,11 @@
 public struct UploadedFile: Codable, Sendable, Hashable {
     /// The form field name of the part.
     public var field: String
-    /// The filename the client sent (decoded, unsanitised).
+    /// The filename the client sent (decoded, unsanitised); bytes that are not UTF-8 are
+    /// written `\xNN`.
     public var filename: String
-    /// The name the file was saved under, directly inside the upload directory.
+    /// The name the file was saved under, directly inside the upload directory; bytes that are
+    /// not UTF-8 (kept from the client's filename) are written `\xNN`.
     public var savedAs: String
     /// The number of bytes stored.
     public var size: Int64

@@ -112,7 +112,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .multipartFailed(error):
             return error.description
         case let .fileChangedSinceQueued(path):
-            return "\(path): changed since it was queued; retry the job to send its current content"
+            return "\(FileSystemName.escaped(path)): changed since it was queued; retry the job to send its current content"
         case let .requestInvalid(reason):
             return reason.description
         case let .transferFailed(reason):

@@ -17,10 +17,11 @@ struct Ferry: AsyncParsableCommand {
     )
 
     /// Runs the command; usage errors exit with status 2 (argument parser's default is 64),
-    /// other failures with 1 and a `ferry: ` line on standard error.
+    /// other failures with 1 and a `ferry: ` line on standard error. Arguments are decoded from
+    /// the raw `argv` bytes, losslessly (`FileSystemName`).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(CommandLine.fileSystemArguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryApp
 import FerryResources
 import Foundation
+import Multipart
 import NcursesBackend
 import Receiver
 import TerminalUI
@@ -34,7 +35,8 @@ struct Interface: AsyncParsableCommand {
         if !formOptions.describesRequests && !demo, let saved = try? journal?.formState(FormSettings.self) {
             settings = saved
         }
-        var folder = absolute(directory ?? FileManager.default.currentDirectoryPath)
+        let currentDirectory = FileSystemName.currentDirectory() ?? "/"
+        var folder = absolute(directory ?? currentDirectory, in: currentDirectory)
         var receiver: ReceiverServer?
         var notice: String?
         if demo {
@@ -113,8 +115,10 @@ struct Interface: AsyncParsableCommand {
         }
     }
 
-    private func absolute(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    /// `path` made absolute against `currentDirectory` (said to be a directory: Foundation would
+    /// otherwise stat it by its UTF-8, which misses a name that is not UTF-8) and standardised.
+    private func absolute(_ path: String, in currentDirectory: String) -> String {
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
         return url.standardizedFileURL.path
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Multipart
 import Receiver
 
 #if canImport(Glibc)
@@ -101,7 +102,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         LineWriter.standardError.writeLine(
-            "ferry serve: saving uploads in \(server.directory); send to \(server.baseURL)/upload (Ctrl-C stops).")
+            "ferry serve: saving uploads in \(FileSystemName.escaped(server.directory)); send to \(server.baseURL)/upload (Ctrl-C stops).")
         // (The URL itself is the first line of standard output, written by `onListening`.)
 
         let signalQueue = DispatchQueue(label: "ferry.receiver.signals")

@@ -346,6 +346,15 @@ struct AppUpdateTests {
         #expect(!app.state.showsHelp)
     }
 
+    @Test func goingUpFromAFolderThatIsNotUTF8PutsTheCursorOnIt() {
+        let folderPath = "/data/d\u{EFFF}"  // as FileSystemName decodes "d" FF
+        let entries = [file("a"), BrowserEntry(name: "d\\xFF", path: folderPath, kind: .directory), file("z")]
+        var app = AppHarness(directory: folderPath, directories: ["/data": entries, folderPath: []])
+        app.type("h")
+        #expect(app.state.browser.directory == "/data")
+        #expect(app.state.browser.current?.path == folderPath)
+    }
+
     @Test func restoredJobsAppear() {
         var app = AppHarness(directories: Self.tree)
         let job = UploadJob(id: 7, spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/y.bin", size: 5, modificationTimeNanoseconds: 0)]))

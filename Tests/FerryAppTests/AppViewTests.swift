@@ -117,6 +117,20 @@ struct AppViewTests {
         #expect(status.contains("D1 F1 50%"), "\(status)")
     }
 
+    @Test func namesThatAreNotUTF8ShowTheirBytesEscapedInTheQueueAndDetails() {
+        var app = AppHarness(directories: ["/data": []], size: Size(width: 80, height: 12))
+        let path = "/d\u{EFFF}/caf\u{EFE9}.txt"  // as FileSystemName decodes "/d" FF "/caf" E9 ".txt"
+        let spec = UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: path, size: 5, modificationTimeNanoseconds: 0)])
+        app.send(.uploadEventReceived(.queued(UploadJob(id: 1, spec: spec))))
+        app.type("3")
+        #expect(app.screen(width: 80, height: 12).lines()[2].hasPrefix("· caf\\xE9.txt "))
+        app.press(.enter)
+        let text = app.screen(width: 80, height: 12).lines().joined(separator: "\n")
+        #expect(text.contains("File: /d\\xFF/caf\\xE9.txt (5 B)"))
+        #expect(text.contains("filename=\"caf\\xE9.txt\""))
+        #expect(!text.unicodeScalars.contains { (0xEF80...0xEFFF).contains($0.value) })
+    }
+
     @Test func tenThousandJobsRenderOnlyTheVisibleRows() {
         var app = AppHarness(directories: ["/data": []], size: Size(width: 120, height: 40))
         for index in 1...10_000 {

@@ -4,6 +4,7 @@ import Glibc
 import FerryApp
 import Foundation
 import Testing
+import Uploading
 
 @Suite("Directory reader")
 struct DirectoryReaderTests {
@@ -31,6 +32,37 @@ struct DirectoryReaderTests {
         let collection = DirectoryReader.collectFiles(under: root + "/sub")
         #expect(collection.files.map(\.path) == [root + "/sub/deeper/x.txt"])
         #expect(collection.totalBytes == 1)
+    }
+
+    @Test func namesThatAreNotUTF8CanBeStatedEnteredAndCollected() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-reader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func raw(_ bytes: [UInt8]) -> [CChar] { (Array(root.utf8) + [0x2F] + bytes + [0]).map { CChar(bitPattern: $0) } }
+        let cafe = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)  // "café.txt" in Latin-1
+        let descriptor = open(raw(cafe), O_CREAT | O_WRONLY, 0o644)
+        #expect(descriptor >= 0)
+        #expect(write(descriptor, "12345", 5) == 5)
+        close(descriptor)
+        #expect(mkdir(raw([0x64, 0xFF]), 0o755) == 0)
+        let inner = open(raw([0x64, 0xFF, 0x2F] + Array("inner.txt".utf8)), O_CREAT | O_WRONLY, 0o644)
+        #expect(inner >= 0)
+        close(inner)
+
+        let listing = DirectoryReader.read(root)
+        let file = try #require(listing.entries.first { $0.kind == .file })
+        #expect(file.name == "caf\\xE9.txt")
+        #expect(QueuedFile.capture(path: file.path).size == 5)
+        let directory = try #require(listing.entries.first { $0.kind == .directory })
+        #expect(directory.name == "d\\xFF")
+        let inside = DirectoryReader.read(directory.path)
+        #expect(inside.error == nil)
+        #expect(inside.entries.map(\.name) == ["inner.txt"])
+
+        let collection = DirectoryReader.collectFiles(under: root)
+        #expect(Set(collection.files.map(\.path)) == [file.path, directory.path + "/inner.txt"])
+        #expect(collection.files.allSatisfy { QueuedFile.capture(path: $0.path).size != nil })
+        #expect(collection.unreadableCount == 0)
     }
 
     @Test func aMissingDirectoryIsAnErrorNotACrash() {

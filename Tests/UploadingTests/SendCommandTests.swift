@@ -1,4 +1,5 @@
 import Foundation
+import Multipart
 import Receiver
 import Testing
 import Uploading
@@ -22,6 +23,7 @@ struct SendCommandTests {
             let succeeded = try #require(ok.jsonEvents.first { $0["event"] as? String == "succeeded" })
             #expect(succeeded["status"] as? Int == 200)
             #expect(succeeded["path"] as? String == good)
+            #expect(succeeded["pathBytesHex"] == nil, "only a path that is not UTF-8 carries its bytes")
             let record = try #require(server.receivedUploads.first)
             #expect(record.fields == ["note": [#"hello; "there""#], "tag": ["x"]])
 
@@ -30,6 +32,41 @@ struct SendCommandTests {
             #expect(try await bad.exitStatus() == 1)
             #expect(bad.outputLines.contains { $0.contains("nope.txt: no such file") })
             #expect(bad.outputLines.last?.hasPrefix("1 succeeded, 1 failed") == true)
+        }
+    }
+
+    @Test("a path argument (FILE or -F name=@path) that is not UTF-8 is uploaded under its raw name; --json adds pathBytesHex")
+    func nonUTF8PathArgument() async throws {
+        let dir = TemporaryDirectory()
+        let name = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)  // "café.txt" in Latin-1
+        let path = dir.file(rawName: name, bytes: 1_000, fill: 0x7A)
+        let raw = FileSystemName.bytes(of: path)
+        let received = dir.path("received")
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: received)) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload"], rawArguments: [raw],
+                                           stateHome: dir.path("state"))
+            #expect(try await process.exitStatus() == 0, "\(process.errorText)")
+            let succeeded = try #require(process.jsonEvents.first { $0["event"] as? String == "succeeded" })
+            #expect(succeeded["path"] as? String == dir.path + "/caf\\xE9.txt")
+            #expect(succeeded["pathBytesHex"] as? String == raw.map { String(format: "%02x", $0) }.joined())
+            let file = try #require(server.receivedUploads.first?.files.first)
+            #expect(file.filename == "caf\\xE9.txt")
+            #expect(file.size == 1_000)
+            let saved = (Array(received.utf8) + [0x2F] + name + [0]).map { CChar(bitPattern: $0) }
+            var info = stat()
+            #expect(stat(saved, &info) == 0 && info.st_size == 1_000, "saved under the raw name bytes")
+
+            let form = try FerryProcess(["send", "--url", server.baseURL + "/upload", "-F"],
+                                        rawArguments: [Array("doc=@".utf8) + raw], stateHome: dir.path("state"))
+            #expect(try await form.exitStatus() == 0, "\(form.errorText)")
+            let part = try #require(server.receivedUploads.last?.files.first)
+            #expect(part.field == "doc")
+            #expect(part.filename == "caf\\xE9.txt")
+
+            let human = try FerryProcess(["send", "--url", server.baseURL + "/upload"], rawArguments: [raw],
+                                         stateHome: dir.path("state"))
+            #expect(try await human.exitStatus() == 0, "\(human.errorText)")
+            #expect(human.outputLines.contains { $0.hasPrefix("done    caf\\xE9.txt  ") }, "\(human.outputLines)")
         }
     }
 

@@ -151,6 +151,25 @@ struct UploadJournalTests {
         #expect(try journal.takeOverRestorableJobs().count == 1)
     }
 
+    @Test("a path that is not UTF-8 survives the journal: the restored job still names the file")
+    func nonUTF8PathRoundTrips() throws {
+        let directory = TemporaryDirectory()
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+        let path = directory.file(rawName: name, bytes: 7)
+        let queued = QueuedFile.capture(path: path)
+        #expect(queued.size == 7)
+        let journal = try UploadJournal(path: directory.path("j.sqlite"))
+        _ = try journal.insert([UploadJobSpec(url: "http://h/u", files: [queued])])
+        try journal.close()
+
+        let restored = try UploadJournal(path: directory.path("j.sqlite")).loadRestorableJobs()
+        let file = try #require(restored.first?.spec.files.first)
+        #expect(file.path == path)
+        #expect(Array(FileSystemName.bytes(of: file.path).suffix(name.count)) == name)
+        #expect(!file.hasChangedSinceQueued())
+        #expect(file.recaptured() == queued)
+    }
+
     @Test("form state is saved and loaded as a Codable blob per key")
     func formState() throws {
         struct Form: Codable, Equatable {

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Multipart
 import TerminalUI
 import Uploading
 
@@ -12,6 +13,9 @@ import Uploading
 ///
 /// Never throws and never traps: a directory that cannot be read comes back as a listing with
 /// an error, and odd entries (broken links, link loops, unreadable folders) are flagged.
+///
+/// Names are decoded with ``Multipart/FileSystemName``, so an entry's `path` names the file even
+/// when its bytes are not UTF-8; its `name` shows such bytes as `\xNN`.
 public enum DirectoryReader {
     /// Lists a directory.
     ///
@@ -20,8 +24,9 @@ public enum DirectoryReader {
     ///   - focusName: The entry the browser should put its cursor on.
     /// - Returns: The entries, or an error saying why the directory could not be read.
     public static func read(_ path: String, focusName: String? = nil) -> DirectoryListing {
-        guard let directory = opendir(path) else {
-            return DirectoryListing(path: path, entries: [], error: "cannot open \(path): \(errorText(errno))",
+        guard let directory = FileSystemName.withFileSystemPath(path, { opendir($0) }) else {
+            return DirectoryListing(path: path, entries: [],
+                                    error: "cannot open \(path.displayablePath): \(errorText(errno))",
                                     focusName: focusName)
         }
         defer { closedir(directory) }
@@ -91,7 +96,7 @@ public enum DirectoryReader {
     /// Examines one entry relative to the open directory (`fstatat`), which is much faster than
     /// resolving full paths for 100,000 entries.
     private static func entry(named bytes: [UInt8], in directory: String, descriptor: Int32) -> BrowserEntry {
-        let rawName = String(decoding: bytes, as: UTF8.self)
+        let rawName = FileSystemName.decode(bytes)
         let isPlain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         let name = isPlain ? rawName : DisplayWidth.displayable(bytes: bytes)
         let path = join(directory, rawName)

@@ -94,7 +94,7 @@ extension AppState {
         case .parent:
             let (directory, name) = DirectoryReader.parent(of: browser.directory)
             guard directory != browser.directory else { return [] }
-            return [.loadDirectory(directory, focusName: name)]
+            return [.loadDirectory(directory, focusName: name.displayablePath)]
         case .home:
             return [.loadDirectory(homeDirectory, focusName: nil)]
         case .filter:

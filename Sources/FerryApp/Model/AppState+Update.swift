@@ -111,10 +111,10 @@ extension AppState {
             return []
         }
         if collection.unreadableCount > 0 {
-            notice = "\(collection.unreadableCount) folder(s) under \(collection.directory) could not be read"
+            notice = "\(collection.unreadableCount) folder(s) under \(collection.directory.displayablePath) could not be read"
         }
         if collection.files.isEmpty {
-            notice = "no files under \(collection.directory)"
+            notice = "no files under \(collection.directory.displayablePath)"
         } else if collection.files.count > 1000 {
             confirmation = .selectFolder(collection)
         } else {

@@ -101,7 +101,7 @@ public enum AppView {
         case .selectFolder(let collection):
             return Dialog(title: "Select folder?",
                           message: "Select \(collection.files.count) files (\(HumanFormat.bytes(collection.totalBytes))) "
-                          + "under \(collection.directory)?",
+                          + "under \(collection.directory.displayablePath)?",
                           buttons: ["y: select", "n: cancel"], maxWidth: 50)
         }
     }

@@ -58,7 +58,7 @@ struct FilesPane: Widget {
             let label = "filter: "
             let inputWidth = max(1, min(24, row.width / 3))
             let start = row.maxX - label.count - inputWidth
-            buffer.put(DisplayWidth.truncateMiddle(browser.directory, toWidth: max(1, start - row.x - 1)),
+            buffer.put(DisplayWidth.truncateMiddle(browser.directory.displayablePath, toWidth: max(1, start - row.x - 1)),
                        at: row.origin, style: Theme.heading)
             buffer.put(label, at: Point(x: start, y: row.y), style: Theme.notice)
             TextInput(editor: editor, isFocused: true, style: Style(underline: true))
@@ -67,7 +67,7 @@ struct FilesPane: Widget {
         }
         if !browser.filter.isEmpty { right = "/\(browser.filter) " + right }
         let rightWidth = min(DisplayWidth.of(right), row.width / 2)
-        buffer.put(DisplayWidth.truncateMiddle(browser.directory, toWidth: max(1, row.width - rightWidth - 1)),
+        buffer.put(DisplayWidth.truncateMiddle(browser.directory.displayablePath, toWidth: max(1, row.width - rightWidth - 1)),
                    at: row.origin, style: Theme.heading)
         buffer.put(DisplayWidth.fit(right, width: rightWidth, alignment: .right),
                    at: Point(x: row.maxX - rightWidth, y: row.y), style: Theme.dim)

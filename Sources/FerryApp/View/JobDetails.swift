@@ -42,11 +42,11 @@ struct JobDetails: Widget {
                       Span(" · Esc closes, ↑↓ PgUp PgDn scroll", style: Theme.dim)]),
         ]
         for file in spec.files {
-            lines.append(TextLine("File: \(DisplayWidth.escapingControls(file.path)) (\(HumanFormat.bytes(file.size ?? 0)))"))
+            lines.append(TextLine("File: \(file.path.displayablePath) (\(HumanFormat.bytes(file.size ?? 0)))"))
         }
         lines.append(TextLine("Request: \(spec.method) \(spec.url)"))
         for file in spec.files {
-            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            let name = (file.path.split(separator: "/").last.map(String.init) ?? file.path).displayablePath
             lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",
                                   style: Theme.dim))
         }

@@ -1,10 +1,11 @@
 import Uploading
 
 extension UploadJob {
-    /// The job's name: its file's last path component, with a count when it sends several.
+    /// The job's name: its file's last path component (displayable: bytes that are not UTF-8
+    /// as `\xNN`, controls escaped), with a count when it sends several.
     var displayName: String {
         guard let first = spec.files.first else { return "(no files)" }
-        let name = first.path.split(separator: "/").last.map(String.init) ?? first.path
+        let name = (first.path.split(separator: "/").last.map(String.init) ?? first.path).displayablePath
         return spec.files.count > 1 ? "\(name) +\(spec.files.count - 1)" : name
     }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Multipart
 
 /// A file a job sends, with its size and modification time as they were when it was queued.
 ///
@@ -64,7 +65,7 @@ public struct QueuedFile: Sendable, Hashable, Codable {
 
     private static func currentStamp(of path: String) -> (size: Int64, modificationTimeNanoseconds: Int64)? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard FileSystemName.withFileSystemPath(path, { stat($0, &info) }) == 0 else { return nil }
         #if canImport(Darwin)
         let time = info.st_mtimespec
         #else

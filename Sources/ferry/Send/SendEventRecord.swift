@@ -1,12 +1,19 @@
+import FerryApp
 import Foundation
+import Multipart
 import Uploading
 
 /// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error
 /// where they apply.
+///
+/// A path whose bytes are valid UTF-8 is written as it is (JSON escapes what needs escaping);
+/// one that is not is written in its displayable form (`caf\xE9.txt`), with `pathBytesHex`
+/// holding the real bytes so a script can find the file.
 struct SendEventRecord: Encodable {
     var event: String
     var id: Int64?
     var path: String?
+    var pathBytesHex: String?
     var files: [String]?
     var bytes: Int64?
     var total: Int64?
@@ -55,14 +62,25 @@ struct SendEventRecord: Encodable {
     private init(name: String, job: UploadJob) {
         event = name
         id = job.id.rawValue
-        path = job.spec.files.first?.path ?? job.spec.extraFileParts.first?.path
-        files = job.spec.files.count > 1 ? job.spec.files.map(\.path) : nil
+        if let first = job.spec.files.first?.path ?? job.spec.extraFileParts.first?.path {
+            path = Self.shown(first)
+            if FileSystemName.isUndecodable(first) {
+                pathBytesHex = FileSystemName.bytes(of: first).map { String(format: "%02x", $0) }.joined()
+            }
+        }
+        files = job.spec.files.count > 1 ? job.spec.files.map { Self.shown($0.path) } : nil
         bytes = job.progress.bytesSent
         total = job.progress.totalBytes
         rate = job.progress.bytesPerSecond
         attempt = job.attempts
         status = job.response?.status
         error = job.lastError?.description
+    }
+
+    /// A path as written in a record: its bytes as text when they are UTF-8, else its
+    /// displayable form.
+    private static func shown(_ path: String) -> String {
+        String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? path.displayablePath
     }
 
     /// The record as one line of JSON.

@@ -24,18 +24,29 @@ final class FerryProcess: Sendable {
     /// The child's process ID.
     var processID: Int32 { process.processIdentifier }
 
-    /// Starts `ferry ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
+    /// Starts `ferry ARGUMENTS RAW-ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
+    ///
+    /// `rawArguments` are byte strings (not necessarily UTF-8, which `Process` cannot pass):
+    /// `/bin/sh` rebuilds each one with `printf` and execs the binary with them last.
     ///
     /// - Parameter closingOutput: Whether to close the reading end of standard output's pipe
     ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
-    init(_ arguments: [String], stateHome: String, closingOutput: Bool = false) throws {
+    init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.binary,
                 NSLocalizedDescriptionKey: "ferry binary not found at \(Self.binary): run `swift build` first or set FERRY_BINARY"])
         }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        if rawArguments.isEmpty {
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+        } else {
+            let rebuilt = rawArguments.map { bytes in
+                "\"$(printf '" + bytes.map { "\\" + String($0, radix: 8) }.joined() + "')\""
+            }
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" " + rebuilt.joined(separator: " "), Self.binary] + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = stateHome
         process.environment = environment

@@ -24,6 +24,19 @@ final class TemporaryDirectory: Sendable {
         return filePath
     }
 
+    /// Writes a file whose name is the given bytes (not necessarily UTF-8), with open(2) on the
+    /// raw path, and returns its path as `FileSystemName` decodes it.
+    @discardableResult
+    func file(rawName: [UInt8], bytes: Int = 100, fill: UInt8 = 0x61) -> String {
+        let raw = Array(path.utf8) + [0x2F] + rawName
+        let descriptor = open((raw + [0]).map { CChar(bitPattern: $0) }, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        precondition(descriptor >= 0, "cannot create \(raw)")
+        let content = [UInt8](repeating: fill, count: bytes)
+        precondition(content.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes)
+        close(descriptor)
+        return FileSystemName.decode(raw)
+    }
+
     /// A path inside the directory (nothing is created).
     func path(_ name: String) -> String {
         (path as NSString).appendingPathComponent(name)

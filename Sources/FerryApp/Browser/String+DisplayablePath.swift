@@ -1,0 +1,13 @@
+import Multipart
+import TerminalUI
+
+extension String {
+    /// The path (or name) as a screen shows it: the file-system bytes it stands for
+    /// (``Multipart/FileSystemName``) with every byte that is not valid UTF-8 as `\xNN` and
+    /// control characters escaped, as `DisplayWidth.displayable(bytes:)` makes them.
+    ///
+    /// `caf\u{EFE9}.txt` (the name `caf` E9 `.txt` read from the disk) shows as `caf\xE9.txt`.
+    public var displayablePath: String {
+        DisplayWidth.displayable(bytes: FileSystemName.bytes(of: self))
+    }
+}
