@@ -1,10 +1,10 @@
 /// Pure helpers on path strings.
-enum PathName {
+public enum PathName {
     /// The last component of a path: what a file part's filename defaults to.
     ///
     /// - Parameter path: A path such as `/a/b/c.txt` or `c.txt`.
     /// - Returns: `c.txt`; trailing slashes are ignored; `/` gives `/`.
-    static func lastComponent(of path: String) -> String {
+    public static func lastComponent(of path: String) -> String {
         let trimmed = path.reversed().drop(while: { $0 == "/" })
         if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
         return String(trimmed.prefix(while: { $0 != "/" }).reversed())

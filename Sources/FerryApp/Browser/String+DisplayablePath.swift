@@ -10,4 +10,10 @@ extension String {
     public var displayablePath: String {
         DisplayWidth.displayable(bytes: FileSystemName.bytes(of: self))
     }
+
+    /// The last path component (``Multipart/PathName/lastComponent(of:)``, the filename a
+    /// file part is sent under) as a screen shows it, like ``displayablePath``.
+    public var displayableLastComponent: String {
+        PathName.lastComponent(of: self).displayablePath
+    }
 }

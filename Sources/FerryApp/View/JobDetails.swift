@@ -46,7 +46,7 @@ struct JobDetails: Widget {
         }
         lines.append(TextLine("Request: \(spec.method) \(spec.url)"))
         for file in spec.files {
-            let name = (file.path.split(separator: "/").last.map(String.init) ?? file.path).displayablePath
+            let name = file.path.displayableLastComponent
             lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",
                                   style: Theme.dim))
         }

@@ -5,7 +5,7 @@ extension UploadJob {
     /// as `\xNN`, controls escaped), with a count when it sends several.
     var displayName: String {
         guard let first = spec.files.first else { return "(no files)" }
-        let name = (first.path.split(separator: "/").last.map(String.init) ?? first.path).displayablePath
+        let name = first.path.displayableLastComponent
         return spec.files.count > 1 ? "\(name) +\(spec.files.count - 1)" : name
     }
 

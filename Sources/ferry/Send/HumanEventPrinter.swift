@@ -94,7 +94,7 @@ final class HumanEventPrinter: @unchecked Sendable {
     private func name(_ job: UploadJob) -> String {
         let paths = job.spec.files.map(\.path)
         guard let first = paths.first else { return "#\(job.id)" }
-        let base = (first.split(separator: "/").last.map(String.init) ?? first).displayablePath
+        let base = first.displayableLastComponent
         return paths.count > 1 ? "\(base) (+\(paths.count - 1) more)" : base
     }
 }
