@@ -98,7 +98,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: [
+            "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         // Runs the built `ferry` binary in tmux against `ferry serve`; no module dependencies.

@@ -41,6 +41,7 @@ public final class ReceiverServer: Sendable {
     private let store: UploadStore
     private let task: Task<Void, any Error>
     private let stopping: StoppingFlag
+    private let connections: ConnectionRegistry
 
     private init(
         baseURL: String,
@@ -49,7 +50,8 @@ public final class ReceiverServer: Sendable {
         directory: String,
         store: UploadStore,
         task: Task<Void, any Error>,
-        stopping: StoppingFlag
+        stopping: StoppingFlag,
+        connections: ConnectionRegistry
     ) {
         self.baseURL = baseURL
         self.host = host
@@ -58,6 +60,7 @@ public final class ReceiverServer: Sendable {
         self.store = store
         self.task = task
         self.stopping = stopping
+        self.connections = connections
     }
 
     /// Every upload stored so far, oldest first (what `GET /uploads` answers).
@@ -77,6 +80,7 @@ public final class ReceiverServer: Sendable {
         try configuration.validate()
         let directory = try prepareDirectory(configuration.directory)
         let stopping = StoppingFlag()
+        let connections = ConnectionRegistry()
         var logger = Logger(label: "ferry.receiver") { QuietOnStopLogHandler(label: $0, stopping: stopping) }
         logger.logLevel = configuration.logLevel
 
@@ -110,7 +114,7 @@ public final class ReceiverServer: Sendable {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }
                     try await responder(request, responseWriter, channel)
-                })
+                }, configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [connections.makeHandler()]))
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port)),
             onServerRunning: { channel in
@@ -152,18 +156,21 @@ public final class ReceiverServer: Sendable {
             directory: directory,
             store: store,
             task: task,
-            stopping: stopping
+            stopping: stopping,
+            connections: connections
         )
     }
 
     /// Stops the server: closes the listening socket and every connection, ends stalled and
     /// in-flight requests (their partial files are deleted), and returns when all is done.
+    /// Connections accepted but never served are closed too (``ConnectionRegistry``).
     ///
     /// Safe to call more than once and from any task.
     public func shutdown() async {
         stopping.set()
         task.cancel()
         _ = await task.result
+        connections.closeAll()
     }
 
     /// Waits until the server stops (after ``shutdown()`` or a fatal server error).
