@@ -109,8 +109,8 @@ struct SendCommandTests {
         let dir = TemporaryDirectory()
         let file = dir.file("survivor.bin", bytes: 6_000_000)
         let state = dir.path("state")
-        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
-                                                                           faults: FaultPlan(stall: true)))
+        let stalled = try await RestartablePort.startReceiver(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
+                                                                                    faults: FaultPlan(stall: true)))
         let port = stalled.port
         let first = try FerryProcess(["send", "--json", "--retry", "0", "--url", stalled.baseURL + "/upload", file], stateHome: state)
         let started = try await first.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
@@ -172,15 +172,21 @@ struct SendCommandTests {
         let dir = TemporaryDirectory()
         let file = dir.file("unread.bin", bytes: 100_000)
         let state = dir.path("state")
-        let slow = ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(delayMilliseconds: 2000))
-        try await withRunningReceiver(slow) { server in
-            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file],
-                                           stateHome: state, closingOutput: true)
-            #expect(try await process.exitStatus(within: .seconds(20)) == 141, "\(process.errorText)")
-            #expect(process.errorText.contains("ferry: standard output was closed by its reader; unfinished jobs are kept"),
-                    "\(process.errorText)")
-            let jobs = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
-            #expect(jobs.map(\.state) == [.queued])
+        // A stalled receiver reads nothing, so the stopped run cannot have delivered the file.
+        let stalled = try await RestartablePort.startReceiver(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
+                                                                                    faults: FaultPlan(stall: true)))
+        let port = stalled.port
+        let process = try FerryProcess(["send", "--json", "--url", stalled.baseURL + "/upload", file],
+                                       stateHome: state, closingOutput: true)
+        let status = try await process.exitStatus(within: .seconds(20))
+        await stalled.shutdown()
+        #expect(status == 141, "\(process.errorText)")
+        #expect(process.errorText.contains("ferry: standard output was closed by its reader; unfinished jobs are kept"),
+                "\(process.errorText)")
+        let jobs = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
+        #expect(jobs.map(\.state) == [.queued])
+
+        try await withRunningReceiver(ReceiverConfiguration(port: port, directory: dir.path("received"))) { server in
             let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
             #expect(try await resumed.exitStatus() == 0, "\(resumed.errorText)")
             #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["unread.bin"])
