@@ -47,7 +47,7 @@ struct Interface: AsyncParsableCommand {
             folder = BundledResources.samplesDirectory?.path ?? folder
             notice = "demo: receiver at \(server.baseURL), saving into \(uploads)"
         }
-        let transport = AsyncHTTPClientTransport()
+        let transport = HTTPTransport()
         let manager = UploadManager(
             configuration: UploadManager.Configuration(
                 concurrencyLimit: settings.concurrency, retryPolicy: RetryPolicy(maximumRetries: settings.retries)),

@@ -4,7 +4,7 @@ import Receiver
 import Testing
 import Uploading
 
-/// The manager and the real AsyncHTTPClient transport against the real receiver on 127.0.0.1.
+/// The manager and the real HTTP transport against the real receiver on 127.0.0.1.
 @Suite("Integration: uploads to the real receiver", .serialized, .timeLimit(.minutes(2)))
 struct UploadIntegrationTests {
     private func spec(_ url: String, _ paths: [String], fields: [FormTextField] = []) -> UploadJobSpec {

@@ -80,7 +80,7 @@ struct Send: AsyncParsableCommand {
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
             )
             configuration.retryPolicy.maximumRetries = formOptions.retry
-            var transport = AsyncHTTPClientTransport.Configuration()
+            var transport = HTTPTransport.Configuration()
             transport.verifiesCertificates = !insecure
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
             let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)

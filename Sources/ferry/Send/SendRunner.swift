@@ -11,7 +11,7 @@ struct SendRunner {
     /// The manager's limits, retry policy and timeouts.
     var configuration: UploadManager.Configuration
     /// The transport's settings.
-    var transportConfiguration: AsyncHTTPClientTransport.Configuration
+    var transportConfiguration: HTTPTransport.Configuration
     /// Whether to write JSON Lines instead of human output.
     var json: Bool
     /// Whether to restore the journal's unfinished and failed jobs first.
@@ -23,7 +23,7 @@ struct SendRunner {
     /// - Returns: The summary when the queue is idle.
     func run(_ jobs: [UploadJobSpec]) async throws -> UploadSummary {
         let journal = UploadJournal.openDefaultOrWarn()
-        let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+        let transport = HTTPTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
         let termination = SendTermination(manager: manager, journal: journal, events: events)

@@ -4,7 +4,7 @@ import Receiver
 import Synchronization
 import Uploading
 
-/// A real receiver on 127.0.0.1 (free port) with the real AsyncHTTPClient transport and manager,
+/// A real receiver on 127.0.0.1 (free port) with the real HTTP transport and manager,
 /// started and stopped by each integration test.
 struct LiveUpload {
     /// Request logs as the receiver reports them, with the time each ended.
@@ -53,7 +53,7 @@ struct LiveUpload {
         let configuration = ReceiverConfiguration(port: 0, directory: uploads.path, faults: faults,
                                                   onRequestLogged: { book.record($0) })
         return try await withRunningReceiver(configuration) { server in
-            let transport = AsyncHTTPClientTransport()
+            let transport = HTTPTransport()
             let manager = UploadManager(
                 configuration: .init(
                     concurrencyLimit: concurrency,

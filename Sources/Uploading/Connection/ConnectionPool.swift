@@ -1,0 +1,225 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// HTTP/1.1 connections kept per endpoint and lent to one request at a time: carries out what
+/// `ConnectionPoolStateMachine` decides (connect, hand over, close, fail) with SwiftNIO.
+///
+/// A connection's pipeline: TLS (for `https`), `ResponseByteWatcher`, NIO's HTTP/1 request
+/// encoder and response decoder, `ExchangeHandler`. The pool hears of every close through the
+/// channel's close future, so a connection the server closes while idle leaves the pool at once.
+final class ConnectionPool: Sendable {
+    typealias ConnectionID = ConnectionPoolStateMachine.ConnectionID
+    typealias LeaseID = ConnectionPoolStateMachine.LeaseID
+    typealias Delivery = @Sendable (Result<PooledConnection, UploadError>) -> Void
+
+    /// How connections are made.
+    struct Settings: Sendable {
+        /// The most connections per endpoint.
+        var maximumPerEndpoint: Int
+        /// How long a connection may stay unused before it closes.
+        var pooledIdleTimeout: TimeAmount
+        /// Makes the TLS context for `https` endpoints (once, on first use).
+        var makeTLSContext: @Sendable () throws -> NIOSSLContext
+    }
+
+    private struct Waiting: Sendable {
+        let connectTimeout: TimeAmount
+        let deliver: Delivery
+    }
+
+    private struct State: Sendable {
+        var machine: ConnectionPoolStateMachine
+        var waiting: [LeaseID: Waiting] = [:]
+        var connections: [ConnectionID: PooledConnection] = [:]
+        var connectFailures: [LeaseID: UploadError] = [:]
+        var tlsContext: Result<NIOSSLContext, UploadError>?
+    }
+
+    private let settings: Settings
+    private let group: any EventLoopGroup
+    private let state: Mutex<State>
+    private let nextLease = Atomic<Int>(1)
+
+    /// Creates an empty pool.
+    ///
+    /// - Parameters:
+    ///   - settings: Limits, idle time and TLS.
+    ///   - group: The event loops connections run on.
+    init(settings: Settings, group: any EventLoopGroup) {
+        self.settings = settings
+        self.group = group
+        self.state = Mutex(State(machine: ConnectionPoolStateMachine(maximumPerEndpoint: settings.maximumPerEndpoint)))
+    }
+
+    /// A new lease ID, for `lease` (known before the lease is asked for, so a caller can record
+    /// it first).
+    func makeLeaseID() -> LeaseID {
+        LeaseID(value: nextLease.wrappingAdd(1, ordering: .relaxed).oldValue)
+    }
+
+    /// Asks for a connection; `deliver` receives it (or why there is none) on any thread.
+    ///
+    /// - Parameters:
+    ///   - id: A new ID from `makeLeaseID()`.
+    ///   - endpoint: Where to.
+    ///   - fresh: Whether the connection must be a new one.
+    ///   - connectTimeout: How long connecting for this lease may take.
+    ///   - deliver: Receives the connection, which **must** be given back with `release`.
+    func lease(_ id: LeaseID, to endpoint: PoolEndpoint, fresh: Bool, connectTimeout: TimeAmount,
+               deliver: @escaping Delivery) {
+        let actions = state.withLock { state in
+            state.waiting[id] = Waiting(connectTimeout: connectTimeout, deliver: deliver)
+            return state.machine.lease(id, to: endpoint, fresh: fresh)
+        }
+        perform(actions)
+    }
+
+    /// Withdraws a lease that has not been delivered; its `deliver` is not called.
+    func cancelLease(_ id: LeaseID) {
+        let actions = state.withLock { state in
+            state.waiting[id] = nil
+            return state.machine.cancelLease(id)
+        }
+        perform(actions)
+    }
+
+    /// Gives a leased connection back.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection.
+    ///   - reusable: Whether it can carry another request; otherwise it is closed (if it is not
+    ///     already).
+    func release(_ connection: PooledConnection, reusable: Bool) {
+        perform(state.withLock { $0.machine.released(connection.id, reusable: reusable) })
+    }
+
+    /// How many connections are in each place.
+    var census: ConnectionPoolCensus {
+        state.withLock { $0.machine.census }
+    }
+
+    /// Closes every connection and fails waiting leases; returns once every connection closed.
+    func shutdown() async {
+        let (actions, channels) = state.withLock { state in
+            (state.machine.shutDown(), state.connections.values.map(\.channel))
+        }
+        perform(actions)
+        for channel in channels {
+            channel.close(promise: nil)
+            try? await channel.closeFuture.get()
+        }
+    }
+
+    // MARK: Carrying out actions
+
+    private func perform(_ actions: [ConnectionPoolStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case let .connect(id, endpoint):
+                connect(id, to: endpoint)
+            case let .handOver(id, lease):
+                let (deliver, connection) = state.withLock { state in
+                    (state.waiting.removeValue(forKey: lease)?.deliver, state.connections[id])
+                }
+                if let deliver, let connection {
+                    deliver(.success(connection))
+                } else if let connection {
+                    release(connection, reusable: true)
+                }
+            case let .close(id):
+                state.withLock { $0.connections[id] }?.channel.close(promise: nil)
+            case let .failLease(lease, reason):
+                let (deliver, failure) = state.withLock { state in
+                    (state.waiting.removeValue(forKey: lease)?.deliver, state.connectFailures.removeValue(forKey: lease))
+                }
+                let error = failure ?? (reason == .shutDown
+                    ? UploadError.transferFailed(reason: .other(message: "the transfer was stopped"))
+                    : UploadError.transferFailed(reason: .connectFailed(message: "no connection")))
+                deliver?(.failure(error))
+            }
+        }
+    }
+
+    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint) {
+        let (timeout, tls) = state.withLock { state -> (TimeAmount, Result<NIOSSLContext, UploadError>?) in
+            var timeout = TimeAmount.seconds(10)
+            if case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] {
+                timeout = waiting.connectTimeout
+            }
+            guard endpoint.usesTLS else { return (timeout, nil) }
+            if state.tlsContext == nil {
+                do {
+                    state.tlsContext = .success(try settings.makeTLSContext())
+                } catch {
+                    state.tlsContext = .failure(.transferFailed(reason: .tlsFailed(message: String(describing: error))))
+                }
+            }
+            return (timeout, state.tlsContext)
+        }
+        if case let .failure(error)? = tls {
+            connectFailed(id, error: error)
+            return
+        }
+        let idleTimeout = settings.pooledIdleTimeout
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(timeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    if case let .success(context)? = tls {
+                        let hostname = endpoint.host.isIPAddress ? nil : endpoint.host
+                        try operations.addHandler(NIOSSLClientHandler(context: context, serverHostname: hostname))
+                    }
+                    let exchange = ExchangeHandler(pooledIdleTimeout: idleTimeout)
+                    try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
+                    try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+                    try operations.addHandler(exchange)
+                }
+            }
+        bootstrap.connect(host: endpoint.host, port: endpoint.port).whenComplete { result in
+            switch result {
+            case let .success(channel):
+                channel.eventLoop.execute {
+                    do {
+                        let handler = try channel.pipeline.syncOperations.handler(type: ExchangeHandler.self)
+                        self.connected(PooledConnection(id: id, channel: channel, handler: handler))
+                    } catch {
+                        channel.close(promise: nil)
+                        self.connectFailed(id, error: .transferFailed(reason: .connectionLost(message: "the connection closed at once")))
+                    }
+                }
+            case let .failure(error):
+                self.connectFailed(id, error: .transferFailed(reason: TransferErrorMapping.reason(for: error)))
+            }
+        }
+    }
+
+    private func connected(_ connection: PooledConnection) {
+        let actions = state.withLock { state in
+            state.connections[connection.id] = connection
+            return state.machine.connected(connection.id)
+        }
+        connection.channel.closeFuture.whenComplete { _ in
+            let actions = self.state.withLock { state in
+                state.connections[connection.id] = nil
+                return state.machine.closed(connection.id)
+            }
+            self.perform(actions)
+        }
+        perform(actions)
+    }
+
+    private func connectFailed(_ id: ConnectionID, error: UploadError) {
+        let actions = state.withLock { state in
+            if case let .connecting(lease?) = state.machine.place(of: id), state.waiting[lease] != nil {
+                state.connectFailures[lease] = error
+            }
+            return state.machine.connectFailed(id)
+        }
+        perform(actions)
+    }
+}

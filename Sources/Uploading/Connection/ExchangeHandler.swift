@@ -1,0 +1,224 @@
+import Multipart
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
+/// `ExchangeStateMachine` — writes the head and the body (from a `BodyPump`, a chunk in flight
+/// and one read ahead, progress from completed writes), feeds the decoded response and the
+/// connection's fate to the machine, watches for idleness, and closes the connection when the
+/// machine says so. Between exchanges, a byte from the server or the pool's idle time closes it.
+///
+/// Every method runs on the channel's event loop.
+final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// One request to run.
+    struct Request: Sendable {
+        /// Names the exchange for `cancel(token:)`.
+        let token: Int
+        /// The request head.
+        let head: HTTPRequestHead
+        /// The body, already reading.
+        let pump: BodyPump
+        /// How long no byte may move before the exchange fails.
+        let idleTimeout: TimeAmount
+        /// Receives cumulative body bytes written.
+        let progress: @Sendable (Int64) -> Void
+        /// Receives the outcome once, after the connection was closed or made reusable, and
+        /// whether the connection had carried an exchange before this one.
+        let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ reused: Bool) -> Void
+    }
+
+    private struct Running {
+        let request: Request
+        let generation: Int
+        let reused: Bool
+        var machine = ExchangeStateMachine()
+        var lastActivity = NIODeadline.now()
+        var watchdog: Scheduled<Void>?
+    }
+
+    /// How long an unused connection stays open.
+    private let pooledIdleTimeout: TimeAmount
+    private var context: ChannelHandlerContext?
+    private var running: Running?
+    private var generation = 0
+    private var idleClose: Scheduled<Void>?
+
+    /// How many exchanges this connection has started (a reused connection has started some).
+    private(set) var exchangesStarted = 0
+
+    /// Creates the handler.
+    ///
+    /// - Parameter pooledIdleTimeout: How long the connection may stay unused before it closes.
+    init(pooledIdleTimeout: TimeAmount) {
+        self.pooledIdleTimeout = pooledIdleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    // MARK: Running an exchange
+
+    /// Starts an exchange. **Must** be called on the event loop, with no exchange running.
+    func start(_ request: Request) {
+        idleClose?.cancel()
+        idleClose = nil
+        exchangesStarted += 1
+        generation += 1
+        running = Running(request: request, generation: generation, reused: exchangesStarted > 1)
+        guard let context, context.channel.isActive else {
+            act(running?.machine.connectionClosed())
+            return
+        }
+        watch(request.idleTimeout, generation: generation)
+        context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        sendNextChunk()
+    }
+
+    /// Fails the running exchange as cancelled and closes the connection, if the exchange
+    /// named `token` is still the one running.
+    func cancel(token: Int) {
+        guard running?.request.token == token else { return }
+        act(running?.machine.failed(.other(message: "cancelled"), connectionDropped: false))
+    }
+
+    private func sendNextChunk() {
+        guard let running, running.machine.isSendingBody, let context else { return }
+        let generation = running.generation
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        running.request.pump.next(on: context.eventLoop) { result in
+            handler.value.chunkRead(result, generation: generation)
+        }
+    }
+
+    private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
+        guard let running, running.generation == generation, running.machine.isSendingBody, let context else { return }
+        switch result {
+        case let .failure(error):
+            act(self.running?.machine.bodyFailed(error))
+        case let .success(chunk?):
+            let count = chunk.readableBytes
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.chunkWritten(count, result: result, generation: generation)
+            }
+        case .success(nil):
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                guard self.running?.generation == generation else { return }
+                switch result {
+                case .success: self.act(self.running?.machine.bodyEnded())
+                case let .failure(error): self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
+                }
+            }
+        }
+    }
+
+    private func chunkWritten(_ count: Int, result: Result<Void, any Error>, generation: Int) {
+        guard running?.generation == generation else { return }
+        switch result {
+        case .success:
+            running?.machine.bodyPartWritten(count)
+            running?.lastActivity = .now()
+            if let running { running.request.progress(running.machine.bytesSent) }
+            sendNextChunk()
+        case let .failure(error):
+            act(running?.machine.bodyWriteFailed(Self.describe(error)))
+        }
+    }
+
+    // MARK: Inbound
+
+    /// Bytes arrived from the server (reported by `ResponseByteWatcher`, before decoding).
+    func bytesArrived() {
+        guard running != nil else { return }
+        running?.machine.responseBytesArrived()
+        running?.lastActivity = .now()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard running != nil else {
+            // A server speaking between exchanges (a 408 on an idle connection, say): the
+            // connection cannot carry a request any more.
+            context.close(promise: nil)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
+            act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
+                                                      keepAlive: head.isKeepAlive))
+        case let .body(buffer):
+            act(running?.machine.responseBodyReceived(buffer.readableBytesView))
+        case .end:
+            act(running?.machine.responseEnded())
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleClose?.cancel()
+        act(running?.machine.connectionClosed())
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A TLS peer that closes without close_notify: a response framed by the close has ended
+        // (the decoder says so when the channel goes inactive); anything else fails then.
+        if let error = error as? NIOSSLError, case .uncleanShutdown = error { return }
+        act(running?.machine.failed(TransferErrorMapping.reason(for: error),
+                                    connectionDropped: TransferErrorMapping.isConnectionDrop(error)))
+        context.close(promise: nil)
+    }
+
+    // MARK: Ending
+
+    private func act(_ action: ExchangeStateMachine.Action?) {
+        guard let action else { return }
+        switch action {
+        case .none, .stopBody:
+            return
+        case let .finish(outcome, fate):
+            guard let ended = running else { return }
+            running = nil
+            ended.watchdog?.cancel()
+            ended.request.pump.close()
+            if fate == .close {
+                context?.close(promise: nil)
+            } else if let context {
+                let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+                idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) {
+                    handler.value.context?.close(promise: nil)
+                }
+            }
+            ended.request.ended(outcome, fate, ended.reused)
+        }
+    }
+
+    private func watch(_ limit: TimeAmount, generation: Int) {
+        guard let context else { return }
+        let tick = min(limit, .seconds(1))
+        running?.watchdog = context.eventLoop.assumeIsolated().scheduleTask(in: tick) {
+            guard let running = self.running, running.generation == generation else { return }
+            if NIODeadline.now() - running.lastActivity >= limit {
+                self.act(self.running?.machine.failed(.idleTimedOut, connectionDropped: false))
+            } else {
+                self.watch(limit, generation: generation)
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        "sending the body failed: " + TransferErrorMapping.message(for: error)
+    }
+}

@@ -1,0 +1,213 @@
+import Testing
+@testable import Uploading
+
+/// `ConnectionPoolStateMachine` without sockets: reuse, limits, waiting, fresh leases, closes
+/// in every place, and random interleavings that must never lose a connection.
+@Suite("Connection pool state machine")
+struct ConnectionPoolStateMachineTests {
+    private typealias Machine = ConnectionPoolStateMachine
+    private typealias ID = Machine.ConnectionID
+    private let a = PoolEndpoint(scheme: "http", host: "127.0.0.1", port: 8080)
+    private let b = PoolEndpoint(scheme: "https", host: "example.com", port: 443)
+
+    private func lease(_ value: Int) -> Machine.LeaseID { .init(value: value) }
+    private func connection(_ value: Int) -> ID { .init(value: value) }
+
+    @Test("a released connection is reused by the next lease to the same endpoint, not another")
+    func reuse() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        #expect(machine.lease(lease(1), to: a, fresh: false) == [.connect(connection(1), a)])
+        #expect(machine.connected(connection(1)) == [.handOver(connection(1), to: lease(1))])
+        #expect(machine.released(connection(1), reusable: true) == [])
+        #expect(machine.lease(lease(2), to: a, fresh: false) == [.handOver(connection(1), to: lease(2))])
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [.connect(connection(2), b)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("at the limit a lease waits, and is served by the next release or close")
+    func waiting() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.connected(connection(1))
+        #expect(machine.lease(lease(2), to: a, fresh: false) == [])
+        #expect(machine.census.waiting == 1)
+        #expect(machine.released(connection(1), reusable: true) == [.handOver(connection(1), to: lease(2))])
+        #expect(machine.lease(lease(3), to: a, fresh: false) == [])
+        #expect(machine.released(connection(1), reusable: false) == [.close(connection(1))])
+        #expect(machine.census.closing == 1)
+        #expect(machine.closed(connection(1)) == [.connect(connection(2), a)])
+        #expect(machine.connected(connection(2)) == [.handOver(connection(2), to: lease(3))])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("a fresh lease never gets a used connection; at the limit an idle one is closed to make room")
+    func fresh() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.connected(connection(1))
+        _ = machine.released(connection(1), reusable: true)
+        #expect(machine.lease(lease(2), to: a, fresh: true) == [.close(connection(1))])
+        #expect(machine.closed(connection(1)) == [.connect(connection(2), a)])
+        #expect(machine.connected(connection(2)) == [.handOver(connection(2), to: lease(2))])
+    }
+
+    @Test("a connection the server closes while idle leaves the pool; the next lease connects anew")
+    func idleClosedByServer() {
+        var machine = Machine(maximumPerEndpoint: 2)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.connected(connection(1))
+        _ = machine.released(connection(1), reusable: true)
+        #expect(machine.closed(connection(1)) == [])
+        #expect(machine.census == ConnectionPoolCensus())
+        #expect(machine.lease(lease(2), to: a, fresh: false) == [.connect(connection(2), a)])
+    }
+
+    @Test("a leased connection that closes under its lease is gone; released afterwards, nothing happens")
+    func leasedClosed() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.connected(connection(1))
+        _ = machine.lease(lease(2), to: a, fresh: false)
+        #expect(machine.closed(connection(1)) == [.connect(connection(2), a)])
+        #expect(machine.released(connection(1), reusable: true) == [])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("connect failures fail their lease and serve the next waiter")
+    func connectFailure() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.lease(lease(2), to: a, fresh: false)
+        #expect(machine.connectFailed(connection(1)) == [.failLease(lease(1), .connectFailed), .connect(connection(2), a)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("a lease cancelled while its connection opens leaves the connection idle for the next")
+    func cancelWhileConnecting() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        #expect(machine.cancelLease(lease(1)) == [])
+        #expect(machine.connected(connection(1)) == [])
+        #expect(machine.census.idle == 1)
+        #expect(machine.lease(lease(2), to: a, fresh: false) == [.handOver(connection(1), to: lease(2))])
+    }
+
+    @Test("shutdown fails waiters, closes idle connections, and closes the rest as they come back")
+    func shutdown() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: a, fresh: false)
+        _ = machine.connected(connection(1))
+        _ = machine.lease(lease(2), to: a, fresh: false)
+        _ = machine.lease(lease(3), to: b, fresh: false)
+        let actions = machine.shutDown()
+        #expect(actions == [.failLease(lease(2), .shutDown)])
+        #expect(machine.released(connection(1), reusable: true) == [.close(connection(1))])
+        #expect(machine.connected(connection(2)) == [.close(connection(2))])
+        #expect(machine.lease(lease(4), to: a, fresh: false) == [.failLease(lease(4), .shutDown)])
+    }
+
+    @Test("random interleavings of leases, connects, releases, closes and cancels never lose a connection",
+          arguments: 0..<20)
+    func randomInterleavings(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        var machine = Machine(maximumPerEndpoint: 3)
+        var pendingConnects: [ID] = []
+        var leased: [ID: Machine.LeaseID] = [:]
+        var idleOrClosing: Set<ID> = []
+        var waiting: Set<Machine.LeaseID> = []
+        var served: Set<Machine.LeaseID> = []
+        var nextLease = 1
+
+        func apply(_ actions: [Machine.Action]) {
+            for action in actions {
+                switch action {
+                case let .connect(id, _): pendingConnects.append(id)
+                case let .handOver(id, lease):
+                    #expect(waiting.remove(lease) != nil, "\(lease) served twice or never asked")
+                    #expect(leased[id] == nil, "\(id) handed to two leases")
+                    leased[id] = lease
+                    served.insert(lease)
+                case let .close(id): idleOrClosing.insert(id)
+                case let .failLease(lease, _): waiting.remove(lease)
+                }
+            }
+        }
+
+        for _ in 0..<2_000 {
+            switch random.next() % 7 {
+            case 0, 1:
+                let id = Machine.LeaseID(value: nextLease)
+                nextLease += 1
+                waiting.insert(id)
+                apply(machine.lease(id, to: random.next() % 3 == 0 ? b : a, fresh: random.next() % 5 == 0))
+            case 2:
+                if let id = pendingConnects.popLast() {
+                    apply(random.next() % 6 == 0 ? machine.connectFailed(id) : machine.connected(id))
+                    if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
+                }
+            case 3:
+                if let (id, _) = leased.first {
+                    leased[id] = nil
+                    apply(machine.released(id, reusable: random.next() % 3 != 0))
+                    if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
+                }
+            case 4:
+                // The server or the pool closes something: idle, closing or even leased.
+                let candidates = Array(idleOrClosing) + (random.next() % 4 == 0 ? Array(leased.keys) : [])
+                if let id = candidates.randomElement(using: &random) {
+                    idleOrClosing.remove(id)
+                    if case .leased? = machine.place(of: id) { leased[id] = nil }
+                    apply(machine.closed(id))
+                }
+            case 5:
+                if let lease = waiting.randomElement(using: &random) {
+                    waiting.remove(lease)
+                    apply(machine.cancelLease(lease))
+                }
+            default:
+                break
+            }
+            if let violation = machine.invariantViolation() {
+                Issue.record("seed \(seed): \(violation)")
+                return
+            }
+        }
+        // Drain: every connect completes, every lease is released, every close completes; then
+        // nothing may stay leased or waiting.
+        for _ in 0..<10_000 {
+            if let id = pendingConnects.popLast() {
+                apply(machine.connected(id))
+            } else if let (id, _) = leased.first {
+                leased[id] = nil
+                apply(machine.released(id, reusable: true))
+            } else if let id = idleOrClosing.first(where: { machine.place(of: $0) == .closing }) {
+                idleOrClosing.remove(id)
+                apply(machine.closed(id))
+            } else {
+                break
+            }
+        }
+        #expect(machine.census.leased == 0)
+        #expect(machine.census.connecting == 0)
+        #expect(machine.census.waiting == 0, "seed \(seed): leases left waiting with every connection back")
+        #expect(waiting.isEmpty)
+        #expect(machine.invariantViolation() == nil)
+    }
+}
+
+/// A small deterministic random source for the interleaving test.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed &+ 0x9E37_79B9_7F4A_7C15
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

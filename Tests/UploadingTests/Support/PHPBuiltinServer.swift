@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// PHP's built-in web server (`php -S`, from Debian's `php-cli`; no one here wrote it) on
+/// 127.0.0.1 with four workers and a router that appends every uploaded file's name to a log.
+/// It answers every request with `Connection: close`.
+final class PHPBuiltinServer {
+    /// Where `php` is, if it is installed.
+    static let executable: String? = ["/usr/bin/php", "/usr/local/bin/php"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The URL to upload to.
+    let url: String
+    private let process: Process
+    private let directory: TemporaryDirectory
+    private let logPath: String
+
+    /// Starts the server and waits until it accepts connections.
+    init() throws {
+        guard let php = Self.executable else { throw PHPServerError.notInstalled }
+        directory = TemporaryDirectory()
+        logPath = directory.path("arrivals.log")
+        let router = directory.path("router.php")
+        try """
+        <?php
+        if ($_SERVER['REQUEST_METHOD'] !== 'POST') { echo "ferry test receiver\\n"; return true; }
+        foreach ($_FILES as $file) {
+            foreach ((array)$file['name'] as $index => $name) {
+                $error = is_array($file['error']) ? $file['error'][$index] : $file['error'];
+                file_put_contents(getenv('FERRY_ARRIVALS'), $name . ' ' . $error . "\\n", FILE_APPEND | LOCK_EX);
+            }
+        }
+        header('Content-Type: application/json');
+        echo json_encode(['stored' => count($_FILES)]);
+        """.write(toFile: router, atomically: true, encoding: .utf8)
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = try Self.freePort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: php)
+            process.arguments = ["-S", "127.0.0.1:\(port)", router]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PHP_CLI_SERVER_WORKERS"] = "4"
+            environment["FERRY_ARRIVALS"] = logPath
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if Self.waitUntilListening(port: port, process: process) {
+                self.process = process
+                self.url = "http://127.0.0.1:\(port)/upload"
+                return
+            }
+            Self.kill(process)
+            lastError = PHPServerError.didNotStart(port: port)
+        }
+        throw lastError ?? PHPServerError.didNotStart(port: 0)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// How many times each file name arrived (with PHP's upload error code 0).
+    var arrivals: [String: Int] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, parts[1] == "0" else { continue }
+            counts[String(parts[0]), default: 0] += 1
+        }
+        return counts
+    }
+
+    /// Stops the server and its workers.
+    func stop() {
+        Self.kill(process)
+    }
+
+    /// Kills the server and its workers with SIGKILL: a child of the test process inherits its
+    /// blocked signals, so PHP never sees a SIGTERM.
+    private static func kill(_ process: Process) {
+        guard process.isRunning else { return }
+        let parent = process.processIdentifier
+        for child in children(of: parent) { Glibc.kill(child, SIGKILL) }
+        Glibc.kill(parent, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The processes whose parent is `parent`, from `/proc/PID/stat`.
+    private static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard ok else { throw PHPServerError.didNotStart(port: 0) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func waitUntilListening(port: Int, process: Process) -> Bool {
+        for _ in 0..<100 where process.isRunning {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(socket)
+            if connected { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
+
+/// Why PHP's server could not be used.
+enum PHPServerError: Error {
+    case notInstalled
+    case didNotStart(port: Int)
+}
