@@ -102,8 +102,9 @@ let package = Package(
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
-        // Runs the built `ferry` binary in tmux against `ferry serve`; no module dependencies.
-        .testTarget(name: "EndToEndTests", dependencies: ["Uploading"]),
+        // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
+        // Uploading, spawns tmux with TestSupport's `SpawnActions`.
+        .testTarget(name: "EndToEndTests", dependencies: ["Uploading", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

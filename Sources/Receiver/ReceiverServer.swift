@@ -39,6 +39,7 @@ public final class ReceiverServer: Sendable {
     public let directory: String
 
     private let store: UploadStore
+    /// Runs the server; once it has ended, the listening socket is stopped (``ListeningSocket``).
     private let task: Task<Void, any Error>
     private let stopping: StoppingFlag
     private let connections: ConnectionRegistry
@@ -81,6 +82,7 @@ public final class ReceiverServer: Sendable {
         let directory = try prepareDirectory(configuration.directory)
         let stopping = StoppingFlag()
         let connections = ConnectionRegistry()
+        let listener = ListeningSocket()
         var logger = Logger(label: "ferry.receiver") { QuietOnStopLogHandler(label: $0, stopping: stopping) }
         logger.logLevel = configuration.logLevel
 
@@ -118,6 +120,7 @@ public final class ReceiverServer: Sendable {
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port)),
             onServerRunning: { channel in
+                if let address = channel.localAddress { listener.adopt(listeningOn: address) }
                 let port = channel.localAddress?.port ?? configuration.port
                 // Runs before the first connection is accepted, so this line comes first.
                 onListening?(url(host: host, port: port))
@@ -127,7 +130,10 @@ public final class ReceiverServer: Sendable {
         )
         let requestedPort = configuration.port
         let task = Task {
-            defer { listeningContinuation.finish() }
+            defer {
+                listener.stop()
+                listeningContinuation.finish()
+            }
             do {
                 try await application.run()
             } catch {
@@ -164,6 +170,11 @@ public final class ReceiverServer: Sendable {
     /// Stops the server: closes the listening socket and every connection, ends stalled and
     /// in-flight requests (their partial files are deleted), and returns when all is done.
     /// Connections accepted but never served are closed too (``ConnectionRegistry``).
+    ///
+    /// Once it returns, the port can be bound again at once, also by a new receiver: the
+    /// listening socket has stopped listening even where a spawned process still holds a copy
+    /// of it (``ListeningSocket``), and connections the receiver closed first, left in TIME_WAIT
+    /// on the port, do not count (Hummingbird sets `SO_REUSEADDR`).
     ///
     /// Safe to call more than once and from any task.
     public func shutdown() async {

@@ -4,9 +4,16 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import TestSupport
 
 /// Runs short-lived helper commands (tmux clients) with `posix_spawn` and `waitpid`, output
 /// to a file: no pipes a forked daemon could hold open, no run loop.
+///
+/// The child gets standard input, output and error and no other descriptor of the test
+/// process: `new-session` forks the tmux server, which would otherwise keep, for the whole
+/// session, every socket and pipe the concurrently running tests had open — an in-process
+/// receiver's listening socket among them, whose port then stayed taken after the receiver
+/// stopped.
 enum Spawn {
     /// Runs a command found on `PATH` and returns its exit status and standard output.
     ///
@@ -23,6 +30,8 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let closing = SpawnActions.addCloseFrom(&actions, 3)
+        guard closing == 0 else { throw E2EError("cannot add a close-from action: \(String(cString: strerror(closing)))") }
         // The test process blocks most signals on its threads, and a spawned child inherits the
         // mask: a tmux server with SIGCHLD and SIGTERM blocked never exits. Start children with
         // an empty mask and default dispositions.

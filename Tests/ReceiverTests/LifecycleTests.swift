@@ -29,6 +29,46 @@ struct LifecycleTests {
         #expect(after.exitCode == 7, "connection refused after shutdown: \(after.errorOutput)")
     }
 
+    @Test("once shutdown returns, a new receiver starts on the same port at once, though another process holds the old listening socket and a closed connection waits in TIME_WAIT there")
+    func restartOnSamePort() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let configuration = ReceiverConfiguration(port: 0, directory: directory.uploads, logLevel: .critical)
+        var server = try await ReceiverServer.start(configuration)
+        let port = server.port
+        for round in 1...50 {
+            let connection: RawHTTPConnection
+            let holder: ListenerHolder
+            do {
+                connection = try await RawHTTPConnection.connect(port: port)
+                try await connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await connection.readResponse()?.status == 200)
+                holder = try ListenerHolder(port: port)
+            } catch {
+                await server.shutdown()
+                throw error
+            }
+            #expect(holder.holdsListener)
+            await server.shutdown()
+            // The receiver closed this connection first, so its TIME_WAIT stays on the port.
+            #expect((try? await connection.waitForClose(timeout: 5))?.closed == true)
+            connection.close()
+            var restarted = configuration
+            restarted.port = port
+            do {
+                server = try await ReceiverServer.start(restarted)
+                holder.stop()
+            } catch {
+                holder.stop()
+                Issue.record("round \(round): \(error)")
+                return
+            }
+        }
+        let answer = try await Curl.run([server.baseURL + "/"])
+        await server.shutdown()
+        #expect(answer.status == 200)
+    }
+
     @Test("a taken port is reported as a server error")
     func portTaken() async throws {
         try await ReceiverHarness.run { harness in

@@ -109,8 +109,8 @@ struct SendCommandTests {
         let dir = TemporaryDirectory()
         let file = dir.file("survivor.bin", bytes: 6_000_000)
         let state = dir.path("state")
-        let stalled = try await RestartablePort.startReceiver(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
-                                                                                    faults: FaultPlan(stall: true)))
+        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
+                                                                           faults: FaultPlan(stall: true)))
         let port = stalled.port
         let first = try FerryProcess(["send", "--json", "--retry", "0", "--url", stalled.baseURL + "/upload", file], stateHome: state)
         let started = try await first.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
@@ -173,8 +173,8 @@ struct SendCommandTests {
         let file = dir.file("unread.bin", bytes: 100_000)
         let state = dir.path("state")
         // A stalled receiver reads nothing, so the stopped run cannot have delivered the file.
-        let stalled = try await RestartablePort.startReceiver(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
-                                                                                    faults: FaultPlan(stall: true)))
+        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
+                                                                           faults: FaultPlan(stall: true)))
         let port = stalled.port
         let process = try FerryProcess(["send", "--json", "--url", stalled.baseURL + "/upload", file],
                                        stateHome: state, closingOutput: true)
