@@ -3,6 +3,7 @@
 #   Benchmarks/run.sh encode   # 1 GiB file encoded to a discarding sink vs a plain read loop
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
 #   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding receiver
+#   Benchmarks/run.sh many [N...]  # N files of 100-300 bytes to nginx: ferry send vs one curl -Z
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 set -euo pipefail
@@ -79,6 +80,11 @@ print(f"2,000 x 4 KiB at concurrency 8: curl (xargs -P8) {2000 / c:.0f} files/s,
       f"ferry/curl = {c / f:.2f} (goal >= 3.0, journal on)")
 PY
     ;;
+many)
+    (cd .. && swift build -c release --product ferry >&2)
+    shift
+    BENCH_DIR="$work" ./many-files.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    ;;
 render)
     swift build -c release --product render-benchmark >&2
     "$(swift build -c release --show-bin-path)/render-benchmark"
@@ -88,7 +94,7 @@ idle)
     ./idle-cpu.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
     ;;
 *)
-    echo "usage: $0 encode|journal|upload|render|idle" >&2
+    echo "usage: $0 encode|journal|upload|many [N...]|render|idle" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# ferry send vs one curl process (-Z, 8 in parallel) uploading N small files (100-300 bytes
+# each) to a stock nginx on 127.0.0.1. Figures, not a test: nothing here passes or fails.
+#
+# Usage: many-files.sh FERRY_BINARY [N...]
+#   N defaults to $MANY_COUNTS, else "2000 20000 100000". Other knobs (environment):
+#   ROUNDS (3): rounds per N, each runs curl then ferry; the summary shows medians.
+#   MANY_TIMEOUT (120 + N/50 s): a run still going after this is killed and reported as timed out.
+#   BENCH_DIR (/tmp/ferry-bench): where the files (generated once per N, then reused) and the
+#   per-run records (many-results.jsonl) live.
+#
+# Prints one summary line per N on standard output, progress on standard error.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+ferry="$1"
+shift
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || read -r -a counts <<< "${MANY_COUNTS:-2000 20000 100000}"
+rounds="${ROUNDS:-3}"
+work="${BENCH_DIR:-/tmp/ferry-bench}"
+mkdir -p "$work"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+missing=()
+command -v nginx >/dev/null || missing+=(nginx)
+[ -x /usr/bin/time ] || missing+=(time) # measure.py's peak RSS
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# --- nginx: its own prefix, config, logs and temp paths in a temp dir; foreground; one worker ---
+nginx_dir="$(mktemp -d "${TMPDIR:-/tmp}/ferry-bench-nginx.XXXXXX")"
+chmod 755 "$nginx_dir" # started as root, nginx runs its worker as nobody, which must reach the dir
+nginx_pid=""
+nginx_workers=""
+stop_nginx() {
+    if [ -n "$nginx_pid" ]; then
+        kill -TERM "$nginx_pid" 2>/dev/null || true # fast shutdown: the master stops its worker
+        wait "$nginx_pid" 2>/dev/null || true
+        for pid in $nginx_workers; do kill -KILL "$pid" 2>/dev/null || true; done # if the master died first
+        nginx_pid=""
+    fi
+}
+cleanup() {
+    stop_nginx
+    rm -rf "$nginx_dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+write_nginx_conf() {
+    cat > "$nginx_dir/nginx.conf" <<EOF
+# Written by Benchmarks/many-files.sh. Stock keep-alive (keepalive_requests 1000,
+# keepalive_timeout 75s): a client must cope with nginx closing a connection every 1000 requests.
+daemon off;
+master_process on;
+worker_processes 1; # one core for nginx, the other for the client (this machine has 2)
+pid $nginx_dir/nginx.pid;
+error_log $nginx_dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $nginx_dir/client_body;
+    proxy_temp_path $nginx_dir/proxy;
+    fastcgi_temp_path $nginx_dir/fastcgi;
+    uwsgi_temp_path $nginx_dir/uwsgi;
+    scgi_temp_path $nginx_dir/scgi;
+    server {
+        listen 127.0.0.1:$1;
+        # The upload location must read the whole body before it answers 200. \`return 200\` runs in
+        # the rewrite phase, before anything reads the body: nginx answers at once and discards
+        # the body afterwards, so a client could be done before its bytes were read. Stock nginx
+        # has no content handler that answers a POST with 200, and none that reads the body
+        # except proxying, so:
+        #   1. mirror (precontent phase) with mirror_request_body on reads the WHOLE body before
+        #      the content phase starts (its subrequest to /discard is in-process, no socket);
+        #   2. empty_gif, the content handler, refuses POST with 405 ...
+        #   3. ... which error_page turns into the 200 of @ok.
+        # Checked below: a request whose body is held back gets no answer until the body is
+        # complete (without the mirror it is answered at once).
+        location = /upload {
+            client_max_body_size 0;
+            mirror /discard;
+            mirror_request_body on;
+            empty_gif;
+            error_page 405 =200 @ok;
+        }
+        location = /discard { internal; return 204; }
+        location @ok { return 200 "ok\n"; }
+    }
+}
+EOF
+}
+
+start_nginx() {
+    local attempt
+    for attempt in 1 2 3; do
+        port="$(free_port)"
+        write_nginx_conf "$port"
+        nginx -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$nginx_dir/error.log" &
+        nginx_pid=$!
+        for _ in $(seq 1 50); do
+            if curl -s -o /dev/null "http://127.0.0.1:$port/upload" 2>/dev/null; then
+                nginx_workers="$(echo $(cat "/proc/$nginx_pid/task/$nginx_pid/children"))"
+                return 0
+            fi
+            kill -0 "$nginx_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        stop_nginx # the port was taken in between, or nginx did not come up: try another
+    done
+    echo "nginx did not start:" >&2
+    cat "$nginx_dir/error.log" >&2
+    exit 1
+}
+
+start_nginx
+url="http://127.0.0.1:$port/upload"
+echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $url (master $nginx_pid, worker $nginx_workers)" >&2
+
+# The receiver must answer 200 to a multipart POST, and only once it has read the whole body.
+printf 'x%.0s' $(seq 1 200) > "$nginx_dir/check.bin"
+status="$(curl -s -o /dev/null -w '%{http_code}' -F "file=@$nginx_dir/check.bin" "$url")"
+[ "$status" = 200 ] || { echo "nginx answered $status to a multipart POST, not 200" >&2; exit 1; }
+python3 - "$port" <<'PY'
+import socket, sys
+body = b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x\"\r\n\r\n" + b"x" * 200 + b"\r\n--b--\r\n"
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+          b"Content-Length: %d\r\n\r\n" % len(body) + body[:50])
+s.settimeout(0.5)
+try:
+    early = s.recv(4096)
+except socket.timeout:
+    early = b""
+if early:
+    sys.exit("nginx answered before reading the whole body: " + early.split(b"\r\n")[0].decode())
+s.sendall(body[50:])
+s.settimeout(5)
+answer = s.recv(4096).split(b"\r\n")[0]
+if answer != b"HTTP/1.1 200 OK":
+    sys.exit("nginx answered %r once the body was complete, not 200" % answer)
+PY
+
+# --- files: N of 100-300 random bytes, named 1..N zero-padded, without a directory or an
+# extension, so ferry (run inside the directory) gets the shortest argument list ---
+make_files() { # dir n
+    [ "$(cat "$1/.complete" 2>/dev/null)" = "$2" ] && return 0
+    echo "generating $2 files in $1" >&2
+    rm -rf "$1"
+    python3 - "$1" "$2" <<'PY'
+import os, random, sys
+directory, count = sys.argv[1], int(sys.argv[2])
+width = len(str(count))
+os.makedirs(directory)
+for index in range(1, count + 1):
+    with open(os.path.join(directory, f"{index:0{width}d}"), "wb") as file:
+        file.write(os.urandom(random.randint(100, 300)))
+with open(os.path.join(directory, ".complete"), "w") as stamp:
+    stamp.write(f"{count}\n")
+PY
+}
+
+# The largest n' <= n whose ferry command line (argv pointers and strings, plus the environment)
+# fits in ARG_MAX. ferry send takes no directory, and one ferry process must get every file.
+fitting_count() { # n
+    python3 - "$1" "$(getconf ARG_MAX)" "$ferry" "$url" <<'PY'
+import os, sys
+n, arg_max, ferry, url = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+fixed = [ferry, "send", "--json", "--concurrency", "8", "--retry", "0", "--url", url]
+environment = [f"{k}={v}" for k, v in os.environ.items()] + ["XDG_STATE_HOME=" + "x" * 200]
+fixed_bytes = sum(len(a.encode()) + 1 + 8 for a in fixed + environment) + 8 + 4096  # NULL ends, slack
+def needed(count):  # each name is len(str(count)) digits + NUL, and an 8-byte pointer
+    return fixed_bytes + count * (len(str(count)) + 1 + 8)
+while n > 0 and needed(n) > arg_max:
+    n = min(n - 1, int((arg_max - fixed_bytes) / (len(str(n)) + 9)))
+print(n)
+PY
+}
+
+results="$work/many-results.jsonl"
+: > "$results"
+for requested in "${counts[@]}"; do
+    n="$(fitting_count "$requested")"
+    if [ "$n" != "$requested" ]; then
+        echo "note: $requested file names do not fit in one ferry command line (ARG_MAX $(getconf ARG_MAX));" \
+            "measuring $n, the largest count that fits" >&2
+    fi
+    n_started=$SECONDS
+    files="$work/many-$n"
+    make_files "$files" "$n"
+    (cd "$files" && ls -1 | sort) > "$work/many-$n.list"
+    # curl's config: one operation per file, `next` between them (a trailing `next` would add an
+    # operation without a URL, which makes curl -Z fail every transfer).
+    awk -v url="$url" 'NR > 1 { print "next" }
+        { printf "url = \"%s\"\nform = \"file=@%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", url, $0 }' \
+        "$work/many-$n.list" > "$work/many-$n.curl"
+    timeout="${MANY_TIMEOUT:-$((120 + n / 50))}"
+    run_dir="$work/many-run"
+    for round in $(seq 1 "$rounds"); do
+        rm -rf "$run_dir"
+        mkdir -p "$run_dir/state"
+        # curl: one process, 8 transfers at a time. -s does not silence curl 7.88's parallel
+        # progress meter, --no-progress-meter does; -S keeps error messages (counted below).
+        "$here/measure.py" --cwd="$files" --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" \
+            --watch-pid="$nginx_workers" "curl" \
+            curl -Z --parallel-max 8 -sS --no-progress-meter -K "$work/many-$n.curl" > "$run_dir/record" || true
+        python3 "$here/many-files-record.py" curl "$n" "$round" "$run_dir" >> "$results"
+        # ferry: a fresh journal (XDG_STATE_HOME) every run; JSON Lines events are counted.
+        XDG_STATE_HOME="$run_dir/state" "$here/measure.py" --cwd="$files" --args-from="$work/many-$n.list" \
+            --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" --watch-pid="$nginx_workers" "ferry" \
+            "$ferry" send --json --concurrency 8 --retry 0 --url "$url" > "$run_dir/record" || true
+        python3 "$here/many-files-record.py" ferry "$n" "$round" "$run_dir" >> "$results"
+        kill -0 "$nginx_pid" 2>/dev/null || { echo "nginx died:" >&2; cat "$nginx_dir/error.log" >&2; exit 1; }
+    done
+    rm -rf "$run_dir"
+    python3 "$here/many-files-summary.py" "$results" "$n" "$rounds" "$((SECONDS - n_started))"
+done
