@@ -18,10 +18,17 @@ struct Ferry: AsyncParsableCommand {
 
     /// Runs the command; usage errors exit with status 2 (argument parser's default is 64),
     /// other failures with 1 and a `ferry: ` line on standard error. Arguments are decoded from
-    /// the raw `argv` bytes, losslessly (`FileSystemName`).
+    /// the raw `argv` bytes, losslessly (`FileSystemName`); `ferry send`'s FILEs bypass the
+    /// parser (`SendFileArguments`).
     static func main() async {
         do {
-            var command = try parseAsRoot(CommandLine.fileSystemArguments)
+            let arguments = CommandLine.fileSystemArguments
+            let sendFiles = SendFileArguments(arguments)
+            var command = try parseAsRoot(sendFiles?.parserArguments ?? arguments)
+            if var send = command as? Send, let sendFiles {
+                send.files = sendFiles.files
+                command = send
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -100,7 +100,18 @@ final class BodyPump: Sendable {
                 (space: UnsafeMutableRawBufferPointer) throws(MultipartError) -> Int in
                 try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(size)))
             }
-            state.withLock { $0.remaining -= Int64(count) }
+            let remaining = state.withLock { state in
+                state.remaining -= Int64(count)
+                return state.remaining
+            }
+            if count > 0, remaining <= 0 {
+                // The last bytes: read on to the body's end now, so the reader's final check
+                // (a file that changed while it was read) decides before the last chunk goes out.
+                var scratch: UInt8 = 0
+                _ = try withUnsafeMutableBytes(of: &scratch) { (space) throws(MultipartError) -> Int in
+                    try reader.read(into: space)
+                }
+            }
             return .success(count == 0 ? nil : buffer)
         } catch {
             return .failure(error)

@@ -180,7 +180,13 @@ final class ConnectionPool: Sendable {
                     try operations.addHandler(exchange)
                 }
             }
-        bootstrap.connect(host: endpoint.host, port: endpoint.port).whenComplete { result in
+        // An address needs no resolver (and no happy-eyeballs race).
+        let connecting = if endpoint.host.isIPAddress, let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+            bootstrap.connect(to: address)
+        } else {
+            bootstrap.connect(host: endpoint.host, port: endpoint.port)
+        }
+        connecting.whenComplete { result in
             switch result {
             case let .success(channel):
                 channel.eventLoop.execute {

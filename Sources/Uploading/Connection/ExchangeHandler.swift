@@ -21,6 +21,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let token: Int
         /// The request head.
         let head: HTTPRequestHead
+        /// The body's length (its `Content-Length`).
+        let bodyLength: Int64
         /// The body, already reading.
         let pump: BodyPump
         /// How long no byte may move before the exchange fails.
@@ -36,6 +38,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let request: Request
         let generation: Int
         let reused: Bool
+        /// Body bytes handed to the channel so far.
+        var bytesQueued: Int64 = 0
+        /// Whether the request's end has been written (with the last body byte).
+        var endWritten = false
         var machine = ExchangeStateMachine()
         var lastActivity = NIODeadline.now()
         var watchdog: Scheduled<Void>?
@@ -92,7 +98,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func sendNextChunk() {
-        guard let running, running.machine.isSendingBody, let context else { return }
+        guard let running, !running.machine.isFinished, let context else { return }
         let generation = running.generation
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         running.request.pump.next(on: context.eventLoop) { result in
@@ -101,26 +107,45 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
-        guard let running, running.generation == generation, running.machine.isSendingBody, let context else { return }
+        guard let running, running.generation == generation, let context else { return }
         switch result {
         case let .failure(error):
+            // Also after the last byte went out: the file changed while it was read.
             act(self.running?.machine.bodyFailed(error))
+        case .success(nil):
+            // The reader's final check passed; the end went out with the last byte, or (an
+            // empty body) goes out now.
+            guard !running.endWritten, running.machine.isSendingBody else { return }
+            writeEnd(context: context, generation: generation)
         case let .success(chunk?):
+            guard running.machine.isSendingBody else { return }
             let count = chunk.readableBytes
+            self.running?.bytesQueued += Int64(count)
             let promise = context.eventLoop.makePromise(of: Void.self)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
+            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
             promise.futureResult.assumeIsolated().whenComplete { result in
                 self.chunkWritten(count, result: result, generation: generation)
             }
-        case .success(nil):
-            let promise = context.eventLoop.makePromise(of: Void.self)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
-            promise.futureResult.assumeIsolated().whenComplete { result in
-                guard self.running?.generation == generation else { return }
-                switch result {
-                case .success: self.act(self.running?.machine.bodyEnded())
-                case let .failure(error): self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
-                }
+            if self.running?.bytesQueued == running.request.bodyLength {
+                // The last byte: the request's end goes out in the same flush, so the exchange
+                // knows the request is complete before any answer can arrive (and can reuse the
+                // connection). The pump still reads on, for the reader's final check.
+                writeEnd(context: context, generation: generation)
+            } else {
+                context.flush()
+            }
+        }
+    }
+
+    private func writeEnd(context: ChannelHandlerContext, generation: Int) {
+        running?.endWritten = true
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            guard self.running?.generation == generation else { return }
+            switch result {
+            case .success: self.act(self.running?.machine.bodyEnded())
+            case let .failure(error): self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
             }
         }
     }

@@ -113,7 +113,7 @@ final class TransferExchange: TransportTask {
             return
         }
         connection.execute(ExchangeHandler.Request(
-            token: token, head: head, pump: pump, idleTimeout: idleTimeout, progress: progress,
+            token: token, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout, progress: progress,
             ended: { outcome, fate, reused in self.ended(outcome, fate: fate, reused: reused, on: connection) }
         ))
     }
