@@ -26,6 +26,8 @@ final class ConnectionPool: Sendable {
     }
 
     private struct Waiting: Sendable {
+        let endpoint: PoolEndpoint
+        let fresh: Bool
         let connectTimeout: TimeAmount
         let deliver: Delivery
     }
@@ -71,7 +73,7 @@ final class ConnectionPool: Sendable {
     func lease(_ id: LeaseID, to endpoint: PoolEndpoint, fresh: Bool, connectTimeout: TimeAmount,
                deliver: @escaping Delivery) {
         let actions = state.withLock { state in
-            state.waiting[id] = Waiting(connectTimeout: connectTimeout, deliver: deliver)
+            state.waiting[id] = Waiting(endpoint: endpoint, fresh: fresh, connectTimeout: connectTimeout, deliver: deliver)
             return state.machine.lease(id, to: endpoint, fresh: fresh)
         }
         perform(actions)
@@ -121,14 +123,20 @@ final class ConnectionPool: Sendable {
             case let .connect(id, endpoint):
                 connect(id, to: endpoint)
             case let .handOver(id, lease):
-                let (deliver, connection) = state.withLock { state in
-                    (state.waiting.removeValue(forKey: lease)?.deliver, state.connections[id])
+                let (deliver, connection, again) = state.withLock { state -> (Delivery?, PooledConnection?, [ConnectionPoolStateMachine.Action]) in
+                    guard let connection = state.connections[id] else {
+                        // It closed between the decision and now: the lease asks again.
+                        guard let waiting = state.waiting[lease] else { return (nil, nil, []) }
+                        return (nil, nil, state.machine.lease(lease, to: waiting.endpoint, fresh: waiting.fresh))
+                    }
+                    return (state.waiting.removeValue(forKey: lease)?.deliver, connection, [])
                 }
                 if let deliver, let connection {
                     deliver(.success(connection))
                 } else if let connection {
                     release(connection, reusable: true)
                 }
+                perform(again)
             case let .close(id):
                 state.withLock { $0.connections[id] }?.channel.close(promise: nil)
             case let .failLease(lease, reason):
