@@ -104,6 +104,24 @@ struct SendCommandTests {
         #expect(body.hasSuffix("--\(boundary)--\r\n"))
     }
 
+    @Test("FILEs mixed with options, after them and after --, are all planned with every option applied")
+    func filesAmongOptions() async throws {
+        let dir = TemporaryDirectory()
+        let first = dir.file("first.txt", bytes: 1)
+        let second = dir.file("second.txt", bytes: 1)
+        let dashed = dir.file("-dashed.txt", bytes: 1)
+        let process = try FerryProcess(["send", first, "-F", "k=v", "--url", "http://example.test/up", second,
+                                        "-H", "X-Trace: 7", "--field=doc", "--dry-run", "--", dashed], stateHome: dir.path)
+        #expect(try await process.exitStatus() == 0)
+        let text = process.outputLines.joined(separator: "\n")
+        #expect(process.outputLines.filter { $0 == "POST /up HTTP/1.1" }.count == 3)
+        #expect(process.outputLines.filter { $0 == "X-Trace: 7" }.count == 3)
+        for name in ["first.txt", "second.txt", "-dashed.txt"] {
+            #expect(text.contains("name=\"doc\"; filename=\"\(name)\""), "\(name) missing")
+        }
+        #expect(text.components(separatedBy: "name=\"k\"").count == 4)
+    }
+
     @Test("a process killed with SIGKILL mid-upload loses no job: --resume sends it")
     func journalSurvivesKill() async throws {
         let dir = TemporaryDirectory()
