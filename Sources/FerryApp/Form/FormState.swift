@@ -173,13 +173,13 @@ public struct FormState: Hashable, Sendable {
     public func jobSpecs(for files: [QueuedFile]) -> [UploadJobSpec] {
         let headers = settings.headers.map { HeaderField(name: $0.name, value: $0.value) }
         let fields = settings.parameters.map { FormTextField(name: $0.name, value: $0.value) }
-        func spec(_ files: [QueuedFile]) -> UploadJobSpec {
-            UploadJobSpec(url: settings.url, method: settings.method, headers: headers, fileField: settings.fileField,
-                          textFields: fields, files: files, maximumRetries: settings.retries)
-        }
+        // The jobs share one spec's URL, headers and parameters; only their files differ.
+        let batch = UploadJobSpec(url: settings.url, method: settings.method, headers: headers,
+                                  fileField: settings.fileField, textFields: fields, files: [],
+                                  maximumRetries: settings.retries)
         switch settings.mode {
-        case .perFile: return files.map { spec([$0]) }
-        case .bundle: return files.isEmpty ? [] : [spec(files)]
+        case .perFile: return files.map { batch.replacingFiles([$0]) }
+        case .bundle: return files.isEmpty ? [] : [batch.replacingFiles(files)]
         }
     }
 }

@@ -4,8 +4,8 @@ import Uploading
 /// The queue pane's state: the jobs in the order they were queued, as the upload events
 /// describe them, the cursor, and the job whose details are open.
 public struct QueueState: Hashable, Sendable {
-    /// The jobs by ID.
-    public private(set) var jobs: [UploadJobID: UploadJob] = [:]
+    /// The jobs by ID (a compact table: the queue may hold 100,000 of them).
+    public private(set) var jobs = JobTable<UploadJob>()
     /// The job IDs in queue order.
     public private(set) var order: [UploadJobID] = []
     /// The cursor over ``order``.
@@ -37,12 +37,13 @@ public struct QueueState: Hashable, Sendable {
     ///
     /// - Parameter job: The job.
     public mutating func upsert(_ job: UploadJob) {
-        if let old = jobs.updateValue(job, forKey: job.id) {
+        if let old = jobs[job.id] {
             account(old, sign: -1)
         } else {
             order.append(job.id)
             scroll.setCount(order.count)
         }
+        jobs[job.id] = job
         account(job, sign: 1)
     }
 

@@ -94,6 +94,16 @@ public final class UploadJournal: Sendable {
     /// - Returns: The queued jobs, with their IDs, in the given order.
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then nothing was inserted.
     public func insert(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJob] {
+        zip(try insertIDs(specs), specs).map { UploadJob(id: $0, spec: $1) }
+    }
+
+    /// Inserts new jobs in one transaction, as ``insert(_:)`` does, and returns only their IDs:
+    /// a queue of 100,000 jobs need not exist twice while it is being recorded.
+    ///
+    /// - Parameter specs: The jobs' specs.
+    /// - Returns: The new jobs' IDs, in the given order.
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then nothing was inserted.
+    public func insertIDs(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
         guard !specs.isEmpty else { return [] }
         let now = Date().timeIntervalSince1970
         do {
@@ -103,14 +113,14 @@ public final class UploadJournal: Sendable {
                     INSERT INTO upload_job (spec, state, attempts, automatic_retries, created_at, updated_at)
                     VALUES (?, 'queued', 0, 0, ?, ?)
                     """)
-                var jobs: [UploadJob] = []
-                jobs.reserveCapacity(specs.count)
+                var ids: [UploadJobID] = []
+                ids.reserveCapacity(specs.count)
                 for spec in specs {
                     let json = String(decoding: try encoder.encode(spec), as: UTF8.self)
                     try statement.execute(arguments: [json, now, now])
-                    jobs.append(UploadJob(id: UploadJobID(db.lastInsertedRowID), spec: spec))
+                    ids.append(UploadJobID(db.lastInsertedRowID))
                 }
-                return jobs
+                return ids
             }
         } catch {
             throw .journalFailed(reason: .writeFailed(message: "\(error)"))
@@ -277,12 +287,17 @@ public final class UploadJournal: Sendable {
                     FROM upload_job WHERE \(condition) ORDER BY id
                     """)
                 var jobs: [UploadJob] = []
+                var previousSpec: UploadJobSpec?
                 while let row = try rows.next() {
                     let specText: String = row["spec"]
                     let stateText: String = row["state"]
+                    var spec = try decoder.decode(UploadJobSpec.self, from: Data(specText.utf8))
+                    // Rows of one batch share their URL, headers and parameters again.
+                    if let previousSpec { spec = spec.sharingRequest(with: previousSpec) }
+                    previousSpec = spec
                     var job = UploadJob(
                         id: UploadJobID(row["id"] as Int64),
-                        spec: try decoder.decode(UploadJobSpec.self, from: Data(specText.utf8)),
+                        spec: spec,
                         state: UploadJobState(rawValue: stateText) ?? .failed,
                         attempts: row["attempts"],
                         automaticRetries: row["automatic_retries"]

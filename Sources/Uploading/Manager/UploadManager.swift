@@ -29,6 +29,9 @@ public final class UploadManager: @unchecked Sendable {
     /// The journal, if the queue is persisted.
     public let journal: UploadJournal?
 
+    /// How many new jobs ``enqueue(_:)-([UploadJobSpec])`` turns into queue entries and events at a time.
+    static let enqueueSliceSize = 1024
+
     let rootQueue = DispatchQueue(label: "ferry.uploading.root")
     private let transport: any UploadTransport
     private let scheduler: any UploadScheduler
@@ -108,18 +111,18 @@ public final class UploadManager: @unchecked Sendable {
     ///   was queued.
     @discardableResult
     public func enqueue(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
-        let jobs: [UploadJob]
+        let ids: [UploadJobID]
         if let journal {
-            jobs = try journal.insert(specs)
+            ids = try journal.insertIDs(specs)
         } else {
             let first = localIDs.withLock { next in
                 defer { next += Int64(specs.count) }
                 return next
             }
-            jobs = specs.enumerated().map { UploadJob(id: UploadJobID(first + Int64($0.offset)), spec: $0.element) }
+            ids = (0..<Int64(specs.count)).map { UploadJobID(first + $0) }
         }
-        rootQueue.async { self.run { $0.enqueue(jobs) } }
-        return jobs.map(\.id)
+        rootQueue.async { self.add(specs, ids: ids) }
+        return ids
     }
 
     /// Queues one job.
@@ -324,6 +327,20 @@ public final class UploadManager: @unchecked Sendable {
 
     // MARK: - Carrying out actions (root queue)
 
+    /// Queues new jobs slice by slice: each slice's `queued` events are published before the
+    /// next slice's jobs are made, so a batch of 100,000 jobs never has all its events and
+    /// actions in memory at once. Jobs start after the last slice, as for a short batch.
+    private func add(_ specs: [UploadJobSpec], ids: [UploadJobID]) {
+        var start = 0
+        repeat {
+            let end = min(start + Self.enqueueSliceSize, specs.count)
+            let jobs = (start..<end).map { UploadJob(id: ids[$0], spec: specs[$0]) }
+            let isLast = end == specs.count
+            run { $0.enqueue(jobs, startingJobs: isLast) }
+            start = end
+        } while start < specs.count
+    }
+
     private func run(_ event: (inout UploadQueueStateMachine) -> [UploadQueueStateMachine.Action]) {
         dispatchPrecondition(condition: .onQueue(rootQueue))
         perform(event(&machine))
@@ -332,15 +349,18 @@ public final class UploadManager: @unchecked Sendable {
     /// Executes actions in order; actions produced while executing (a start that fails at once,
     /// say) are appended and executed by the same loop, never by recursion.
     private func perform(_ actions: [UploadQueueStateMachine.Action]) {
-        pendingActions.append(contentsOf: actions)
-        guard !isDraining else { return }
+        guard !isDraining else {
+            pendingActions.append(contentsOf: actions)
+            return
+        }
+        pendingActions = actions
         isDraining = true
         var index = 0
         while index < pendingActions.count {
             execute(pendingActions[index])
             index += 1
         }
-        pendingActions.removeAll(keepingCapacity: true)
+        pendingActions = []
         isDraining = false
     }
 

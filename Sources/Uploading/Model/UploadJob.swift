@@ -16,15 +16,30 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     public var attempts: Int
     /// Automatic retries used since the job was queued or last retried by the user.
     public var automaticRetries: Int
-    /// The error of the last failed attempt; cleared on success.
-    public var lastError: UploadError?
-    /// The last response received, successful or not.
-    public var response: UploadResponse?
-    /// The ended attempts, oldest first: the last ``maximumAttemptHistory`` of them. The
-    /// attempt in flight is not there until it ends.
-    public var attemptHistory: [UploadAttempt]
     /// When a job waiting for an automatic retry becomes eligible again; nil otherwise.
     public var retryAt: SchedulerInstant?
+    /// The last error, the last response and the attempt history, which most queued jobs do not
+    /// have yet: one pointer while they are empty, so a long queue stays small.
+    private var outcome: Outcome?
+
+    /// The error of the last failed attempt; cleared on success.
+    public var lastError: UploadError? {
+        get { outcome?.fields.lastError }
+        set { changeOutcome { $0.lastError = newValue } }
+    }
+
+    /// The last response received, successful or not.
+    public var response: UploadResponse? {
+        get { outcome?.fields.response }
+        set { changeOutcome { $0.response = newValue } }
+    }
+
+    /// The ended attempts, oldest first: the last ``maximumAttemptHistory`` of them. The
+    /// attempt in flight is not there until it ends.
+    public var attemptHistory: [UploadAttempt] {
+        get { outcome?.fields.attemptHistory ?? [] }
+        set { changeOutcome { $0.attemptHistory = newValue } }
+    }
 
     /// Creates a job.
     ///
@@ -55,10 +70,8 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.progress = progress
         self.attempts = attempts
         self.automaticRetries = automaticRetries
-        self.lastError = lastError
-        self.response = response
-        self.attemptHistory = attemptHistory
         self.retryAt = nil
+        self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory)
     }
 
     /// Adds an ended attempt to ``attemptHistory``, dropping the oldest beyond
@@ -66,15 +79,55 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     ///
     /// - Parameter attempt: The attempt.
     public mutating func recordAttempt(_ attempt: UploadAttempt) {
-        attemptHistory.append(attempt)
-        if attemptHistory.count > Self.maximumAttemptHistory {
-            attemptHistory.removeFirst(attemptHistory.count - Self.maximumAttemptHistory)
+        var history = attemptHistory
+        history.append(attempt)
+        if history.count > Self.maximumAttemptHistory {
+            history.removeFirst(history.count - Self.maximumAttemptHistory)
         }
+        attemptHistory = history
     }
 
     /// Whether the job was stopped because one of its files changed since it was queued (or
     /// while it was read). Such a job is never sent until the user retries it.
     public var isFileChanged: Bool {
         lastError?.isFileChanged ?? false
+    }
+
+    /// Replaces ``outcome`` with a changed copy (nil when everything in it is empty).
+    private mutating func changeOutcome(_ body: (inout Outcome.Fields) -> Void) {
+        var fields = outcome?.fields ?? Outcome.Fields()
+        body(&fields)
+        outcome = Outcome.make(lastError: fields.lastError, response: fields.response,
+                               attemptHistory: fields.attemptHistory)
+    }
+
+    /// The part of a job that most queued jobs lack. Immutable: copies of a job share it, and a
+    /// change makes a new one.
+    private final class Outcome: Sendable, Hashable {
+        struct Fields: Sendable, Hashable {
+            var lastError: UploadError?
+            var response: UploadResponse?
+            var attemptHistory: [UploadAttempt] = []
+        }
+
+        let fields: Fields
+
+        private init(_ fields: Fields) {
+            self.fields = fields
+        }
+
+        /// The outcome holding these values, or nil when there is nothing to hold.
+        static func make(lastError: UploadError?, response: UploadResponse?, attemptHistory: [UploadAttempt]) -> Outcome? {
+            guard lastError != nil || response != nil || !attemptHistory.isEmpty else { return nil }
+            return Outcome(Fields(lastError: lastError, response: response, attemptHistory: attemptHistory))
+        }
+
+        static func == (lhs: Outcome, rhs: Outcome) -> Bool {
+            lhs === rhs || lhs.fields == rhs.fields
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fields)
+        }
     }
 }

@@ -57,9 +57,10 @@ public struct UploadPlanner: Sendable {
         }
         let queued = files.map(QueuedFile.capture(path:))
         let groups: [[QueuedFile]] = bundle || queued.isEmpty ? [queued] : queued.map { [$0] }
-        return groups.map { group in
-            UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
-                          textFields: textFields, extraFileParts: extraFileParts, files: group)
-        }
+        // One spec made once, its copies differing in their files only: the jobs share its URL,
+        // headers and parameters instead of holding a copy each.
+        let batch = UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
+                                  textFields: textFields, extraFileParts: extraFileParts, files: [])
+        return groups.map(batch.replacingFiles)
     }
 }

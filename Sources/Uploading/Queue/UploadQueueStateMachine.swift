@@ -66,12 +66,19 @@ public struct UploadQueueStateMachine: Sendable {
         case emit(UploadEvent)
     }
 
-    private struct JobRecord: Sendable {
+    /// What the machine keeps about every job: small, since a queue may hold 100,000 of them.
+    private struct JobRecord: Sendable, Identifiable {
         var job: UploadJob
-        /// When the current attempt's transfer began, on the wall clock and the monotonic one.
-        var attemptStartedAt: Date?
-        var attemptStartInstant: SchedulerInstant?
         var readyTicket = -1
+
+        var id: UploadJobID { job.id }
+    }
+
+    /// What the machine keeps about an attempt in flight; only in-flight jobs have one.
+    private struct AttemptRecord: Sendable {
+        /// When the transfer began, on the wall clock and the monotonic one.
+        var startedAt: Date?
+        var startInstant: SchedulerInstant?
         var rate: RateEstimator
         var lastProgressEmit: SchedulerInstant?
         var emittedBytes: Int64 = -1
@@ -84,12 +91,12 @@ public struct UploadQueueStateMachine: Sendable {
     }
 
     private var configuration: Configuration
-    private var jobs: [UploadJobID: JobRecord] = [:]
+    private var jobs = JobTable<JobRecord>()
     /// Jobs eligible to start, oldest first; stale entries are skipped by ticket.
     private var readyQueue: [ReadyEntry] = []
     private var readyHead = 0
     private var nextTicket = 0
-    private var inFlight: Set<UploadJobID> = []
+    private var inFlight: [UploadJobID: AttemptRecord] = [:]
     private var counts: [UploadJobState: Int] = [:]
     private var paused = false
     private var wasIdle = true
@@ -178,10 +185,14 @@ public struct UploadQueueStateMachine: Sendable {
 
     /// New jobs were queued.
     ///
-    /// - Parameter newJobs: The jobs, with their IDs; they are queued whatever state they carry.
-    ///   A job whose ID is already in the queue is ignored.
+    /// - Parameters:
+    ///   - newJobs: The jobs, with their IDs; they are queued whatever state they carry. A job
+    ///     whose ID is already in the queue is ignored.
+    ///   - startingJobs: Whether to start jobs now as far as the limit allows; false while more
+    ///     jobs of the same batch follow (a long batch is queued in slices, and every `queued`
+    ///     event of a batch comes before its first start).
     /// - Returns: `queued` events, then starts as far as the limit allows.
-    public mutating func enqueue(_ newJobs: [UploadJob]) -> [Action] {
+    public mutating func enqueue(_ newJobs: [UploadJob], startingJobs: Bool = true) -> [Action] {
         var actions: [Action] = []
         for var job in newJobs where jobs[job.id] == nil {
             job.state = .queued
@@ -190,7 +201,7 @@ public struct UploadQueueStateMachine: Sendable {
             makeReady(job.id)
             actions.append(.emit(.queued(job)))
         }
-        settle(&actions)
+        if startingJobs { settle(&actions) }
         return actions
     }
 
@@ -379,8 +390,8 @@ public struct UploadQueueStateMachine: Sendable {
             .map(\.job.id).sorted()
         for id in affected {
             guard var record = jobs[id] else { continue }
-            if record.job.state == .uploading { endAttempt(&record, .interrupted) }
-            detach(&record, &actions)
+            let flight = detach(&record, &actions)
+            if record.job.state == .uploading { endAttempt(&record, flight, .interrupted) }
             setState(&record, .queued)
             record.job.progress.bytesPerSecond = nil
             record.job.progress.estimatedTimeRemaining = nil
@@ -407,15 +418,16 @@ public struct UploadQueueStateMachine: Sendable {
     public mutating func transferBegan(
         _ id: UploadJobID, attempt: Int, totalBytes: Int64, now: SchedulerInstant, date: Date
     ) -> [Action] {
-        guard var record = current(id, attempt) else { return [] }
-        record.attemptStartedAt = date
-        record.attemptStartInstant = now
+        guard var record = current(id, attempt), var flight = inFlight[id] else { return [] }
+        flight.startedAt = date
+        flight.startInstant = now
         record.job.progress = UploadProgress(bytesSent: 0, totalBytes: totalBytes)
-        record.rate.reset()
-        record.rate.record(0, at: now)
-        record.lastProgressEmit = now
-        record.emittedBytes = 0
+        flight.rate.reset()
+        flight.rate.record(0, at: now)
+        flight.lastProgressEmit = now
+        flight.emittedBytes = 0
         jobs[id] = record
+        inFlight[id] = flight
         return [.emit(.started(record.job))]
     }
 
@@ -431,20 +443,21 @@ public struct UploadQueueStateMachine: Sendable {
     ///   - now: The current instant.
     /// - Returns: A `progressed` event, a flush timer, or nothing.
     public mutating func transportProgressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64, now: SchedulerInstant) -> [Action] {
-        guard var record = current(id, attempt) else { return [] }
+        guard var record = current(id, attempt), var flight = inFlight[id] else { return [] }
         var actions: [Action] = []
         record.job.progress.bytesSent = max(0, bytesSent)
-        record.rate.record(record.job.progress.bytesSent, at: now)
-        updateRate(&record)
-        if let last = record.lastProgressEmit, now - last < configuration.progressInterval {
-            if !record.flushScheduled {
-                record.flushScheduled = true
+        flight.rate.record(record.job.progress.bytesSent, at: now)
+        updateRate(&record, flight.rate)
+        if let last = flight.lastProgressEmit, now - last < configuration.progressInterval {
+            if !flight.flushScheduled {
+                flight.flushScheduled = true
                 actions.append(.scheduleTimer(.progressFlush(id), at: last + configuration.progressInterval))
             }
         } else {
-            emitProgress(&record, now: now, &actions)
+            emitProgress(record, &flight, now: now, &actions)
         }
         jobs[id] = record
+        inFlight[id] = flight
         return actions
     }
 
@@ -463,19 +476,19 @@ public struct UploadQueueStateMachine: Sendable {
     ) -> [Action] {
         guard var record = current(id, attempt) else { return [] }
         var actions: [Action] = []
-        detach(&record, transferEnded: true, &actions)
+        let flight = detach(&record, transferEnded: true, &actions)
         record.job.response = response
         if response.isSuccess {
             setState(&record, .succeeded)
             record.job.lastError = nil
             if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }
-            endAttempt(&record, .succeeded, status: response.status, now: now)
+            endAttempt(&record, flight, .succeeded, status: response.status, now: now)
             record.job.progress.estimatedTimeRemaining = .zero
             jobs[id] = record
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.emit(.succeeded(record.job)))
         } else {
-            fail(&record, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
+            fail(&record, flight, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
         }
         settle(&actions)
         return actions
@@ -493,8 +506,8 @@ public struct UploadQueueStateMachine: Sendable {
     public mutating func transportFailed(_ id: UploadJobID, attempt: Int, error: UploadError, now: SchedulerInstant) -> [Action] {
         guard var record = current(id, attempt) else { return [] }
         var actions: [Action] = []
-        detach(&record, transferEnded: true, &actions)
-        fail(&record, error, now: now, &actions)
+        let flight = detach(&record, transferEnded: true, &actions)
+        fail(&record, flight, error, now: now, &actions)
         settle(&actions)
         return actions
     }
@@ -515,12 +528,12 @@ public struct UploadQueueStateMachine: Sendable {
             makeReady(id)
             settle(&actions)
         case let .progressFlush(id):
-            guard var record = jobs[id], record.flushScheduled else { return [] }
-            record.flushScheduled = false
-            if record.job.state == .uploading, record.job.progress.bytesSent != record.emittedBytes {
-                emitProgress(&record, now: now, &actions)
+            guard let record = jobs[id], var flight = inFlight[id], flight.flushScheduled else { return [] }
+            flight.flushScheduled = false
+            if record.job.state == .uploading, record.job.progress.bytesSent != flight.emittedBytes {
+                emitProgress(record, &flight, now: now, &actions)
             }
-            jobs[id] = record
+            inFlight[id] = flight
         }
         return actions
     }
@@ -533,7 +546,7 @@ public struct UploadQueueStateMachine: Sendable {
     }
 
     private mutating func insert(_ job: UploadJob) {
-        jobs[job.id] = JobRecord(job: job, rate: RateEstimator(window: configuration.rateWindow))
+        jobs[job.id] = JobRecord(job: job)
         counts[job.state, default: 0] += 1
     }
 
@@ -569,21 +582,25 @@ public struct UploadQueueStateMachine: Sendable {
 
     /// Takes the job out of flight or out of its retry wait, asking for the matching abort
     /// (unless the transfer already ended) or timer cancellation. The caller sets the new state.
-    private mutating func detach(_ record: inout JobRecord, transferEnded: Bool = false, _ actions: inout [Action]) {
+    ///
+    /// - Returns: The attempt that was in flight, if any, for ``endAttempt(_:_:_:status:error:retryDelay:now:)``.
+    @discardableResult
+    private mutating func detach(_ record: inout JobRecord, transferEnded: Bool = false, _ actions: inout [Action]) -> AttemptRecord? {
         let id = record.job.id
         switch record.job.state {
         case .uploading:
-            inFlight.remove(id)
-            if record.flushScheduled {
-                record.flushScheduled = false
+            let flight = inFlight.removeValue(forKey: id)
+            if flight?.flushScheduled == true {
                 actions.append(.cancelTimer(.progressFlush(id)))
             }
             if !transferEnded { actions.append(.abort(id)) }
+            return flight
         case .queued where record.job.retryAt != nil:
             record.job.retryAt = nil
             actions.append(.cancelTimer(.retry(id)))
+            return nil
         default:
-            break
+            return nil
         }
     }
 
@@ -593,8 +610,8 @@ public struct UploadQueueStateMachine: Sendable {
         case .queued, .uploading, .failed: break
         case .succeeded, .cancelled: return
         }
-        if record.job.state == .uploading { endAttempt(&record, .cancelled) }
-        detach(&record, &actions)
+        let flight = detach(&record, &actions)
+        if record.job.state == .uploading { endAttempt(&record, flight, .cancelled) }
         setState(&record, .cancelled)
         record.job.progress.bytesPerSecond = nil
         record.job.progress.estimatedTimeRemaining = nil
@@ -622,7 +639,9 @@ public struct UploadQueueStateMachine: Sendable {
         actions.append(.emit(.queued(record.job)))
     }
 
-    private mutating func fail(_ record: inout JobRecord, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]) {
+    private mutating func fail(
+        _ record: inout JobRecord, _ flight: AttemptRecord?, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]
+    ) {
         let id = record.job.id
         record.job.lastError = error
         record.job.progress.bytesPerSecond = nil
@@ -632,7 +651,7 @@ public struct UploadQueueStateMachine: Sendable {
         let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
         var status: Int?
         if case let .serverRejected(rejected, _) = error { status = rejected }
-        endAttempt(&record, .failed, status: status, error: error.description, retryDelay: delay, now: now)
+        endAttempt(&record, flight, .failed, status: status, error: error.description, retryDelay: delay, now: now)
         if let delay {
             record.job.automaticRetries += 1
             setState(&record, .queued)
@@ -653,14 +672,14 @@ public struct UploadQueueStateMachine: Sendable {
     /// Records the job's current attempt in its history. `now` gives the duration; without it
     /// (a cancel or a stop, which carry no time) the attempt has none.
     private func endAttempt(
-        _ record: inout JobRecord, _ outcome: UploadAttempt.Outcome, status: Int? = nil, error: String? = nil,
-        retryDelay: Duration? = nil, now: SchedulerInstant? = nil
+        _ record: inout JobRecord, _ flight: AttemptRecord?, _ outcome: UploadAttempt.Outcome, status: Int? = nil,
+        error: String? = nil, retryDelay: Duration? = nil, now: SchedulerInstant? = nil
     ) {
-        let began = record.attemptStartInstant
+        let began = flight?.startInstant
         record.job.recordAttempt(UploadAttempt(
             number: record.job.attempts,
             outcome: outcome,
-            startedAt: record.attemptStartedAt,
+            startedAt: flight?.startedAt,
             duration: began.flatMap { start in now.map { $0 - start } },
             bytesSent: began == nil ? 0 : record.job.progress.bytesSent,
             totalBytes: began == nil ? nil : record.job.progress.totalBytes,
@@ -668,12 +687,10 @@ public struct UploadQueueStateMachine: Sendable {
             error: error,
             retryDelay: retryDelay
         ))
-        record.attemptStartedAt = nil
-        record.attemptStartInstant = nil
     }
 
-    private mutating func updateRate(_ record: inout JobRecord) {
-        let rate = record.rate.bytesPerSecond
+    private func updateRate(_ record: inout JobRecord, _ estimator: RateEstimator) {
+        let rate = estimator.bytesPerSecond
         record.job.progress.bytesPerSecond = rate
         if let rate, rate > 0, let total = record.job.progress.totalBytes {
             let remaining = Double(max(0, total - record.job.progress.bytesSent)) / rate
@@ -683,9 +700,9 @@ public struct UploadQueueStateMachine: Sendable {
         }
     }
 
-    private func emitProgress(_ record: inout JobRecord, now: SchedulerInstant, _ actions: inout [Action]) {
-        record.lastProgressEmit = now
-        record.emittedBytes = record.job.progress.bytesSent
+    private func emitProgress(_ record: JobRecord, _ flight: inout AttemptRecord, now: SchedulerInstant, _ actions: inout [Action]) {
+        flight.lastProgressEmit = now
+        flight.emittedBytes = record.job.progress.bytesSent
         actions.append(.emit(.progressed(record.job)))
     }
 
@@ -694,15 +711,10 @@ public struct UploadQueueStateMachine: Sendable {
         while !paused, inFlight.count < configuration.concurrencyLimit, let id = popReady() {
             guard var record = jobs[id] else { continue }
             record.job.attempts += 1
-            record.attemptStartedAt = nil
-            record.attemptStartInstant = nil
             setState(&record, .uploading)
             record.job.progress = UploadProgress(bytesSent: 0, totalBytes: record.job.progress.totalBytes)
-            record.rate.reset()
-            record.lastProgressEmit = nil
-            record.emittedBytes = -1
             jobs[id] = record
-            inFlight.insert(id)
+            inFlight[id] = AttemptRecord(rate: RateEstimator(window: configuration.rateWindow))
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.start(id, attempt: record.job.attempts, spec: record.job.spec))
         }

@@ -51,15 +51,17 @@ final class InterfaceLoop {
             if terminal.pendingTerminationSignal != nil {
                 pending.append(.terminationRequested)
             }
-            pending += inbox.drain().map(AppMessage.uploadEventReceived)
-            if !pending.isEmpty {
+            // Events are applied straight from the inbox's array: after queueing 100,000 files
+            // they must not be copied into a second array of messages.
+            let events = inbox.drain()
+            if !pending.isEmpty || !events.isEmpty {
                 dirty = true
                 busyUntil = .now() + .seconds(2)
             }
-            while !pending.isEmpty {
-                let batch = pending
-                pending = []
-                for message in batch { execute(state.update(message)) }
+            applyPending()
+            for event in events {
+                execute(state.update(.uploadEventReceived(event)))
+                applyPending()
             }
             if state.isQuitting { break }
             if dirty {
@@ -73,6 +75,15 @@ final class InterfaceLoop {
             }
         }
         return terminal.pendingTerminationSignal
+    }
+
+    /// Applies the waiting messages, and the messages their commands answer with.
+    private func applyPending() {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            for message in batch { execute(state.update(message)) }
+        }
     }
 
     private func execute(_ commands: [AppCommand]) {
