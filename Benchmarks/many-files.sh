@@ -6,10 +6,12 @@
 #   N defaults to $MANY_COUNTS, else "2000 20000 100000". Other knobs (environment):
 #   ROUNDS (3): rounds per N, each runs curl then ferry; the summary shows medians.
 #   MANY_TIMEOUT (120 + N/50 s): a run still going after this is killed and reported as timed out.
-#   BENCH_DIR (/tmp/ferry-bench): where the files (generated once per N, then reused) and the
-#   per-run records (many-results.jsonl) live.
+#   BENCH_DIR (/tmp/ferry-bench): where the files live (generated once per N, then reused) and
+#   the per-run records (many-results-DATE-PID.jsonl, one file per invocation).
 #
-# Prints one summary line per N on standard output, progress on standard error.
+# Prints one summary line per N on standard output, progress on standard error. Two invocations
+# on one machine would skew each other's figures: the second waits for the first (a lock in
+# BENCH_DIR); everything else an invocation writes is its own (a scratch dir, its own nginx).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ferry="$1"
@@ -19,6 +21,11 @@ counts=("$@")
 rounds="${ROUNDS:-3}"
 work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
+exec 9>> "$work/many.lock"
+if ! flock -n 9; then
+    echo "waiting for another run.sh many to finish (lock $work/many.lock)" >&2
+    flock 9
+fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
@@ -43,9 +50,15 @@ stop_nginx() {
         nginx_pid=""
     fi
 }
+measured="" # the measure.py running now, if any
+scratch="$(mktemp -d "$work/many-scratch.XXXXXX")" # this invocation's lists, curl configs and runs
 cleanup() {
+    if [ -n "$measured" ]; then
+        kill -TERM "$measured" 2>/dev/null || true # it kills its command, then exits
+        wait "$measured" 2>/dev/null || true
+    fi
     stop_nginx
-    rm -rf "$nginx_dir"
+    rm -rf "$nginx_dir" "$scratch"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -102,7 +115,7 @@ start_nginx() {
     for attempt in 1 2 3; do
         port="$(free_port)"
         write_nginx_conf "$port"
-        nginx -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$nginx_dir/error.log" &
+        nginx -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$nginx_dir/error.log" 9>&- &
         nginx_pid=$!
         for _ in $(seq 1 50); do
             if curl -s -o /dev/null "http://127.0.0.1:$port/upload" 2>/dev/null; then
@@ -147,13 +160,24 @@ if answer != b"HTTP/1.1 200 OK":
     sys.exit("nginx answered %r once the body was complete, not 200" % answer)
 PY
 
+# measure.py in the background, waited for: a signal then reaches the trap at once, not only when
+# a run (up to MANY_TIMEOUT long) is over.
+measure() { # record-file measure.py-arguments...
+    local record="$1"
+    shift
+    "$here/measure.py" "$@" > "$record" 9>&- &
+    measured=$!
+    wait "$measured" || true
+    measured=""
+}
+
 # --- files: N of 100-300 random bytes, named 1..N zero-padded, without a directory or an
 # extension, so ferry (run inside the directory) gets the shortest argument list ---
 make_files() { # dir n
     [ "$(cat "$1/.complete" 2>/dev/null)" = "$2" ] && return 0
     echo "generating $2 files in $1" >&2
-    rm -rf "$1"
-    python3 - "$1" "$2" <<'PY'
+    rm -rf "$1" "$scratch/files"
+    python3 - "$scratch/files" "$2" <<'PY'
 import os, random, sys
 directory, count = sys.argv[1], int(sys.argv[2])
 width = len(str(count))
@@ -164,6 +188,7 @@ for index in range(1, count + 1):
 with open(os.path.join(directory, ".complete"), "w") as stamp:
     stamp.write(f"{count}\n")
 PY
+    mv -T "$scratch/files" "$1" # whole or not at all
 }
 
 # The largest n' <= n whose ferry command line (argv pointers and strings, plus the environment)
@@ -183,8 +208,7 @@ print(n)
 PY
 }
 
-results="$work/many-results.jsonl"
-: > "$results"
+results="$work/many-results-$(date +%Y%m%d-%H%M%S)-$$.jsonl"
 for requested in "${counts[@]}"; do
     n="$(fitting_count "$requested")"
     if [ "$n" != "$requested" ]; then
@@ -194,30 +218,33 @@ for requested in "${counts[@]}"; do
     n_started=$SECONDS
     files="$work/many-$n"
     make_files "$files" "$n"
-    (cd "$files" && ls -1 | sort) > "$work/many-$n.list"
+    list="$scratch/many-$n.list"
+    curl_config="$scratch/many-$n.curl"
+    (cd "$files" && ls -1 | sort) > "$list"
     # curl's config: one operation per file, `next` between them (a trailing `next` would add an
     # operation without a URL, which makes curl -Z fail every transfer).
     awk -v url="$url" 'NR > 1 { print "next" }
         { printf "url = \"%s\"\nform = \"file=@%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", url, $0 }' \
-        "$work/many-$n.list" > "$work/many-$n.curl"
+        "$list" > "$curl_config"
     timeout="${MANY_TIMEOUT:-$((120 + n / 50))}"
-    run_dir="$work/many-run"
+    run_dir="$scratch/run"
     for round in $(seq 1 "$rounds"); do
         rm -rf "$run_dir"
         mkdir -p "$run_dir/state"
         # curl: one process, 8 transfers at a time. -s does not silence curl 7.88's parallel
         # progress meter, --no-progress-meter does; -S keeps error messages (counted below).
-        "$here/measure.py" --cwd="$files" --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" \
-            --watch-pid="$nginx_workers" "curl" \
-            curl -Z --parallel-max 8 -sS --no-progress-meter -K "$work/many-$n.curl" > "$run_dir/record" || true
+        measure "$run_dir/record" --cwd="$files" --stdout="$run_dir/out" --stderr="$run_dir/err" \
+            --timeout="$timeout" --watch-pid="$nginx_workers" "curl" \
+            curl -Z --parallel-max 8 -sS --no-progress-meter -K "$curl_config"
         python3 "$here/many-files-record.py" curl "$n" "$round" "$run_dir" >> "$results"
         # ferry: a fresh journal (XDG_STATE_HOME) every run; JSON Lines events are counted.
-        XDG_STATE_HOME="$run_dir/state" "$here/measure.py" --cwd="$files" --args-from="$work/many-$n.list" \
+        XDG_STATE_HOME="$run_dir/state" measure "$run_dir/record" --cwd="$files" --args-from="$list" \
             --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" --watch-pid="$nginx_workers" "ferry" \
-            "$ferry" send --json --concurrency 8 --retry 0 --url "$url" > "$run_dir/record" || true
+            "$ferry" send --json --concurrency 8 --retry 0 --url "$url"
         python3 "$here/many-files-record.py" ferry "$n" "$round" "$run_dir" >> "$results"
         kill -0 "$nginx_pid" 2>/dev/null || { echo "nginx died:" >&2; cat "$nginx_dir/error.log" >&2; exit 1; }
     done
     rm -rf "$run_dir"
     python3 "$here/many-files-summary.py" "$results" "$n" "$rounds" "$((SECONDS - n_started))"
 done
+echo "every run's record: $results" >&2

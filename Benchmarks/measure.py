@@ -85,6 +85,17 @@ except OSError as error:
                   error=os.strerror(error.errno))
     print(json.dumps(record))
     sys.exit(record["exit"])
+
+
+def stop(signum, frame):
+    """Killed or interrupted: the command is in a session of its own, so stop it first."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    sys.exit(128 + signum)
+
+
+for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(signum, stop)
 try:
     returncode = process.wait(timeout=timeout)
     timed_out = False
