@@ -20,6 +20,7 @@ struct Ferry: AsyncParsableCommand {
     /// other failures with 1 and a `ferry: ` line on standard error. Arguments are decoded from
     /// the raw `argv` bytes, losslessly (`FileSystemName`).
     static func main() async {
+        MallocArenas.useOne()
         do {
             var command = try parseAsRoot(CommandLine.fileSystemArguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
