@@ -17,10 +17,11 @@ struct Ferry: AsyncParsableCommand {
     )
 
     /// Runs the command; usage errors exit with status 2 (argument parser's default is 64),
-    /// other failures with 1 and a `ferry: ` line on standard error; SIGPIPE is ignored. Arguments are decoded from
-    /// the raw `argv` bytes, losslessly (`FileSystemName`); `ferry send`'s FILEs bypass the
-    /// parser (`SendFileArguments`).
+    /// other failures with 1 and a `ferry: ` line on standard error; SIGPIPE is ignored.
+    /// Arguments are decoded from the raw `argv` bytes, losslessly (`FileSystemName`); `ferry
+    /// send`'s FILEs bypass the parser (`SendFileArguments`).
     static func main() async {
+        MallocArenas.useOne()
         // A closed pipe is an error to handle (`StandardStream` throws on EPIPE), not a signal
         // that kills the process (SwiftNIO ignores SIGPIPE only once it opens a socket).
         signal(SIGPIPE, SIG_IGN)

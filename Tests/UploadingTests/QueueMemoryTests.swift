@@ -127,6 +127,8 @@ struct QueueMemoryTests {
         #expect(Set(table.values.map(\.id)) == [1, 3, 4])
         for id: UploadJobID in [1, 3, 4] { #expect(table[id]?.id == id) }
         #expect(table[2] == nil && table[5] == nil)
+        table.reserveCapacity(adding: 1000)
+        #expect(table.count == 3 && table[3]?.state == .uploading && table[4]?.id == 4)
         var reordered = JobTable<UploadJob>()
         for id: UploadJobID in [4, 3, 1] { reordered[id] = table[id] }
         #expect(reordered == table)

@@ -41,6 +41,7 @@ extension AppState {
     private mutating func queueSelection() -> [AppCommand] {
         let specs = form.jobSpecs(for: browser.selectedFiles)
         browser.clearSelection()
+        queue.reserveCapacity(forAdding: specs.count)
         focus = .queue
         return [.enqueue(specs)]
     }

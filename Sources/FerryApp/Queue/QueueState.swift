@@ -47,6 +47,16 @@ public struct QueueState: Hashable, Sendable {
         account(job, sign: 1)
     }
 
+    /// Makes room for `count` more jobs at once (a long batch was just queued), so the table
+    /// does not grow step by step while their events arrive.
+    ///
+    /// - Parameter count: How many jobs are about to arrive.
+    public mutating func reserveCapacity(forAdding count: Int) {
+        jobs.reserveCapacity(adding: count)
+        let needed = order.count + count
+        if needed > order.capacity { order.reserveCapacity(max(needed, order.capacity * 2)) }
+    }
+
     /// Forgets a job.
     ///
     /// - Parameter id: The job.

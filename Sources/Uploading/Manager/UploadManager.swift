@@ -331,6 +331,7 @@ public final class UploadManager: @unchecked Sendable {
     /// next slice's jobs are made, so a batch of 100,000 jobs never has all its events and
     /// actions in memory at once. Jobs start after the last slice, as for a short batch.
     private func add(_ specs: [UploadJobSpec], ids: [UploadJobID]) {
+        machine.reserveCapacity(forAdding: specs.count)
         var start = 0
         repeat {
             let end = min(start + Self.enqueueSliceSize, specs.count)

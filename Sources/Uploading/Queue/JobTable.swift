@@ -41,6 +41,19 @@ public struct JobTable<Record: Identifiable & Sendable>: Sendable where Record.I
         }
     }
 
+    /// Makes room for `additional` more records at once, so a long batch does not grow the
+    /// table step by step (each step holds the old and the new storage for a moment). Never
+    /// shrinks, and grows at least geometrically, so small reservations cost nothing extra.
+    ///
+    /// - Parameter additional: How many records are about to be added.
+    public mutating func reserveCapacity(adding additional: Int) {
+        let needed = records.count + additional
+        guard needed > records.capacity else { return }
+        let capacity = max(needed, records.capacity * 2)
+        records.reserveCapacity(capacity)
+        positions.reserveCapacity(capacity)
+    }
+
     /// Removes the record with an ID.
     ///
     /// - Parameter id: The job's ID.

@@ -205,6 +205,16 @@ public struct UploadQueueStateMachine: Sendable {
         return actions
     }
 
+    /// Makes room for `count` more jobs at once (a long batch about to be queued in slices), so
+    /// the job table and the ready queue do not grow step by step.
+    ///
+    /// - Parameter count: How many jobs are about to be queued.
+    public mutating func reserveCapacity(forAdding count: Int) {
+        jobs.reserveCapacity(adding: count)
+        let needed = readyQueue.count + count
+        if needed > readyQueue.capacity { readyQueue.reserveCapacity(max(needed, readyQueue.capacity * 2)) }
+    }
+
     /// Jobs were restored from the journal.
     ///
     /// Queued and uploading jobs are queued again; failed jobs stay failed (with their error);
