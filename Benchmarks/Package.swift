@@ -16,6 +16,14 @@ let package = Package(
             dependencies: [.product(name: "Multipart", package: "Ferry"), .product(name: "Uploading", package: "Ferry")]
         ),
         .executableTarget(
+            name: "queue-memory-benchmark",
+            dependencies: [
+                .product(name: "FerryApp", package: "Ferry"),
+                .product(name: "TerminalUI", package: "Ferry"),
+                .product(name: "Uploading", package: "Ferry"),
+            ]
+        ),
+        .executableTarget(
             name: "render-benchmark",
             dependencies: [
                 .product(name: "FerryApp", package: "Ferry"),

@@ -93,6 +93,12 @@ idle)
     (cd .. && swift build -c release --product ferry >&2)
     ./idle-cpu.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
     ;;
+queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the interface
+    (cd .. && swift build -c release --product ferry >&2)
+    swift build -c release --product queue-memory-benchmark >&2
+    ./queue_memory.py "$(cd .. && swift build -c release --show-bin-path)/ferry" \
+        "$(swift build -c release --show-bin-path)/queue-memory-benchmark" "$work/queue-memory"
+    ;;
 *)
     echo "usage: $0 encode|journal|upload|many [N...]|render|idle" >&2
     exit 2
