@@ -100,7 +100,7 @@ queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the
         "$(swift build -c release --show-bin-path)/queue-memory-benchmark" "$work/queue-memory"
     ;;
 *)
-    echo "usage: $0 encode|journal|upload|many [N...]|render|idle" >&2
+    echo "usage: $0 encode|journal|upload|many [N...]|queue-memory|render|idle" >&2
     exit 2
     ;;
 esac
