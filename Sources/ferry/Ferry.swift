@@ -17,11 +17,18 @@ struct Ferry: AsyncParsableCommand {
     )
 
     /// Runs the command; usage errors exit with status 2 (argument parser's default is 64),
-    /// other failures with 1 and a `ferry: ` line on standard error; SIGPIPE is ignored.
+    /// other failures with 1 and a `ferry: ` line on standard error; SIGPIPE is ignored and no
+    /// signal stays blocked.
     /// Arguments are decoded from the raw `argv` bytes, losslessly (`FileSystemName`); `ferry
     /// send`'s FILEs bypass the parser (`SendFileArguments`).
     static func main() async {
         MallocArenas.useOne()
+        // A parent may start ferry with signals blocked (Foundation's `Process` passes on the
+        // spawning thread's mask, and a test runner's worker threads block nearly all): INT, TERM
+        // and HUP must reach the interface and `ferry send`.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigprocmask(SIG_SETMASK, &unblocked, nil)
         // A closed pipe is an error to handle (`StandardStream` throws on EPIPE), not a signal
         // that kills the process (SwiftNIO ignores SIGPIPE only once it opens a socket).
         signal(SIGPIPE, SIG_IGN)
