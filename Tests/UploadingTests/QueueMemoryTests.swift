@@ -161,6 +161,31 @@ struct QueueMemoryTests {
         #expect(snapshot.summary.queued == count - 2 && snapshot.summary.uploading == 2)
     }
 
+    @Test("without keepsSucceededJobDetails a succeeded job drops its response and history; the event and the row keep them")
+    func succeededJobDetails() {
+        for keeps in [true, false] {
+            var machine = UploadQueueStateMachine(configuration: .init(keepsSucceededJobDetails: keeps))
+            _ = machine.enqueue([Fixtures.job(1)])
+            _ = machine.transferBegan(1, attempt: 1, totalBytes: 10, now: .zero, date: Fixtures.date(0))
+            let actions = machine.transportCompleted(
+                1, attempt: 1, response: UploadResponse(status: 201, body: Array("ok".utf8)), retryAfter: nil, now: .zero
+            )
+            var persisted: UploadJob?
+            var emitted: UploadJob?
+            for action in actions {
+                if case let .persist(.update(job, _)) = action { persisted = job }
+                if case let .emit(.succeeded(job)) = action { emitted = job }
+            }
+            #expect(persisted?.response?.bodyText == "ok" && persisted?.attemptHistory.count == 1)
+            #expect(emitted?.response?.bodyText == "ok" && emitted?.attemptHistory.count == 1)
+            let kept = machine.job(1)
+            #expect(kept?.state == .succeeded && kept?.progress.bytesSent == 10)
+            #expect((kept?.response != nil) == keeps)
+            #expect(kept?.attemptHistory.count == (keeps ? 1 : 0))
+            #expect(machine.summary.succeeded == 1 && machine.summary.bytesSent == 10)
+        }
+    }
+
     @Test("the journal returns the IDs of inserted rows; a restored batch shares its request fields again")
     func journalSharing() throws {
         let directory = TemporaryDirectory()

@@ -13,6 +13,11 @@ extension UploadManager {
         public var progressInterval: Duration
         /// The send rate's sliding window; default 5 s.
         public var rateWindow: Duration
+        /// Whether a succeeded job keeps its response and attempt history for `job(_:)` and
+        /// snapshots; default true. `ferry send`, which only prints events, turns it off, so
+        /// 100,000 finished jobs cost little more than queued ones. The `succeeded` event and
+        /// the journal carry them either way.
+        public var keepsSucceededJobDetails: Bool
 
         /// Creates a configuration.
         public init(
@@ -21,7 +26,8 @@ extension UploadManager {
             connectTimeout: Duration = .seconds(10),
             idleTimeout: Duration = .seconds(30),
             progressInterval: Duration = .milliseconds(100),
-            rateWindow: Duration = .seconds(5)
+            rateWindow: Duration = .seconds(5),
+            keepsSucceededJobDetails: Bool = true
         ) {
             self.concurrencyLimit = max(1, concurrencyLimit)
             self.retryPolicy = retryPolicy
@@ -29,6 +35,7 @@ extension UploadManager {
             self.idleTimeout = idleTimeout
             self.progressInterval = progressInterval
             self.rateWindow = rateWindow
+            self.keepsSucceededJobDetails = keepsSucceededJobDetails
         }
 
         var stateMachineConfiguration: UploadQueueStateMachine.Configuration {
@@ -36,7 +43,8 @@ extension UploadManager {
                 concurrencyLimit: concurrencyLimit,
                 retryPolicy: retryPolicy,
                 progressInterval: progressInterval,
-                rateWindow: rateWindow
+                rateWindow: rateWindow,
+                keepsSucceededJobDetails: keepsSucceededJobDetails
             )
         }
     }

@@ -21,6 +21,9 @@ public struct UploadQueueStateMachine: Sendable {
         public var progressInterval: Duration
         /// How far back the send rate looks.
         public var rateWindow: Duration
+        /// Whether a succeeded job keeps its response and attempt history in the queue. The
+        /// `succeeded` event and the journal carry them either way.
+        public var keepsSucceededJobDetails: Bool
 
         /// Creates a configuration.
         ///
@@ -29,16 +32,20 @@ public struct UploadQueueStateMachine: Sendable {
         ///   - retryPolicy: The retry policy.
         ///   - progressInterval: Minimum gap between progress events per job; default 100 ms.
         ///   - rateWindow: The rate's sliding window; default 5 s.
+        ///   - keepsSucceededJobDetails: Whether succeeded jobs keep their response and
+        ///     attempt history; default true.
         public init(
             concurrencyLimit: Int = 4,
             retryPolicy: RetryPolicy = RetryPolicy(),
             progressInterval: Duration = .milliseconds(100),
-            rateWindow: Duration = .seconds(5)
+            rateWindow: Duration = .seconds(5),
+            keepsSucceededJobDetails: Bool = true
         ) {
             self.concurrencyLimit = max(1, concurrencyLimit)
             self.retryPolicy = retryPolicy
             self.progressInterval = progressInterval
             self.rateWindow = rateWindow
+            self.keepsSucceededJobDetails = keepsSucceededJobDetails
         }
     }
 
@@ -494,9 +501,13 @@ public struct UploadQueueStateMachine: Sendable {
             if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }
             endAttempt(&record, flight, .succeeded, status: response.status, now: now)
             record.job.progress.estimatedTimeRemaining = .zero
-            jobs[id] = record
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.emit(.succeeded(record.job)))
+            if !configuration.keepsSucceededJobDetails {
+                record.job.response = nil
+                record.job.attemptHistory = []
+            }
+            jobs[id] = record
         } else {
             fail(&record, flight, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
         }

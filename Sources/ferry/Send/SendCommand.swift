@@ -80,6 +80,8 @@ struct Send: AsyncParsableCommand {
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
             )
             configuration.retryPolicy.maximumRetries = formOptions.retry
+            // Only the events are printed: finished jobs need not keep their responses.
+            configuration.keepsSucceededJobDetails = false
             var transport = HTTPTransport.Configuration()
             transport.verifiesCertificates = !insecure
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
