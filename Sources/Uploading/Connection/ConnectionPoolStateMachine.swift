@@ -102,14 +102,15 @@ struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// A request no longer wants its connection (cancelled before it got one). A connection
-    /// being opened for it goes to the next lease, or idle.
+    /// being opened for it goes to the next lease, or idle; the lease behind it in line may now
+    /// be servable (a fresh lease at the head had held back the others).
     mutating func cancelLease(_ lease: LeaseID) -> [Action] {
         guard let endpoint = leases.removeValue(forKey: lease) else { return [] }
         endpoints[endpoint]?.waiters.removeAll { $0.lease == lease }
         for (id, connection) in connections where connection.place == .connecting(for: lease) {
             connections[id]?.place = .connecting(for: nil)
         }
-        return []
+        return serve(endpoint)
     }
 
     /// Connection `id` is open.

@@ -51,6 +51,21 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.connected(connection(2)) == [.handOver(connection(2), to: lease(2))])
     }
 
+    @Test("a fresh lease cancelled at the head of the line lets the lease behind it take an idle connection")
+    func cancelFreshAtHead() {
+        var machine = Machine(maximumPerEndpoint: 3)
+        for value in 1...3 {
+            _ = machine.lease(lease(value), to: a, fresh: false)
+            _ = machine.connected(connection(value))
+        }
+        for value in 1...3 { _ = machine.released(connection(value), reusable: true) }
+        // At the limit, each serve for the fresh lease closes one idle connection to make room.
+        #expect(machine.lease(lease(4), to: a, fresh: true) == [.close(connection(1))])
+        #expect(machine.lease(lease(5), to: a, fresh: false) == [.close(connection(2))])
+        #expect(machine.cancelLease(lease(4)) == [.handOver(connection(3), to: lease(5))])
+        #expect(machine.invariantViolation() == nil)
+    }
+
     @Test("a connection the server closes while idle leaves the pool; the next lease connects anew")
     func idleClosedByServer() {
         var machine = Machine(maximumPerEndpoint: 2)
@@ -146,21 +161,21 @@ struct ConnectionPoolStateMachineTests {
                     if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
                 }
             case 3:
-                if let (id, _) = leased.first {
+                if let id = leased.keys.min() {
                     leased[id] = nil
                     apply(machine.released(id, reusable: random.next() % 3 != 0))
                     if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
                 }
             case 4:
                 // The server or the pool closes something: idle, closing or even leased.
-                let candidates = Array(idleOrClosing) + (random.next() % 4 == 0 ? Array(leased.keys) : [])
+                let candidates = idleOrClosing.sorted() + (random.next() % 4 == 0 ? leased.keys.sorted() : [])
                 if let id = candidates.randomElement(using: &random) {
                     idleOrClosing.remove(id)
                     if case .leased? = machine.place(of: id) { leased[id] = nil }
                     apply(machine.closed(id))
                 }
             case 5:
-                if let lease = waiting.randomElement(using: &random) {
+                if let lease = waiting.sorted(by: { $0.value < $1.value }).randomElement(using: &random) {
                     waiting.remove(lease)
                     apply(machine.cancelLease(lease))
                 }
@@ -177,10 +192,10 @@ struct ConnectionPoolStateMachineTests {
         for _ in 0..<10_000 {
             if let id = pendingConnects.popLast() {
                 apply(machine.connected(id))
-            } else if let (id, _) = leased.first {
+            } else if let id = leased.keys.min() {
                 leased[id] = nil
                 apply(machine.released(id, reusable: true))
-            } else if let id = idleOrClosing.first(where: { machine.place(of: $0) == .closing }) {
+            } else if let id = idleOrClosing.sorted().first(where: { machine.place(of: $0) == .closing }) {
                 idleOrClosing.remove(id)
                 apply(machine.closed(id))
             } else {
