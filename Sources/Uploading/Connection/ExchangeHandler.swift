@@ -55,7 +55,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var idleClose: Scheduled<Void>?
 
     /// How many exchanges this connection has started (a reused connection has started some).
-    private(set) var exchangesStarted = 0
+    private var exchangesStarted = 0
 
     /// Creates the handler.
     ///

@@ -1,4 +1,3 @@
-import Dispatch
 import Multipart
 import NIOCore
 import NIOPosix
@@ -74,15 +73,7 @@ public final class HTTPTransport: UploadTransport {
         progress: @escaping @Sendable (Int64) -> Void,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
-        let target: UploadTarget
-        do {
-            target = try UploadTarget(request.url)
-        } catch {
-            let failure = UploadError.requestInvalid(reason: .invalidTarget(error))
-            DispatchQueue.global().async { completion(.failure(failure)) }
-            return FailedTransfer()
-        }
-        let exchange = TransferExchange(pool: pool, target: target, request: request, chunkSize: chunkSize,
+        let exchange = TransferExchange(pool: pool, request: request, chunkSize: chunkSize,
                                         progress: progress, completion: completion)
         exchange.start()
         return exchange

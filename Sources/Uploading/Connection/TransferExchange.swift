@@ -36,19 +36,18 @@ final class TransferExchange: TransportTask {
     /// Prepares an attempt; `start()` sends it.
     init(
         pool: ConnectionPool,
-        target: UploadTarget,
         request: UploadRequest,
         chunkSize: Int,
         progress: @escaping @Sendable (Int64) -> Void,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
-        self.endpoint = PoolEndpoint(target)
+        self.endpoint = PoolEndpoint(request.target)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count)
         for header in request.headers { headers.add(name: header.name, value: header.value) }
         self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method),
-                                    uri: target.requestTarget, headers: headers)
+                                    uri: request.target.requestTarget, headers: headers)
         self.body = request.body
         self.chunkSize = chunkSize
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))

@@ -91,7 +91,7 @@ public struct FormBuilder: Sendable {
     ) throws(UploadError) -> UploadRequest {
         let message = try message(for: spec)
         return UploadRequest(
-            jobID: jobID, attempt: attempt, url: message.target.url, method: message.method, headers: message.headers,
+            jobID: jobID, attempt: attempt, target: message.target, method: message.method, headers: message.headers,
             body: message.body, connectTimeout: connectTimeout, idleTimeout: idleTimeout
         )
     }

@@ -7,7 +7,7 @@ public struct UploadRequest: Sendable {
     /// The attempt's number, from 1 (for logs).
     public var attempt: Int
     /// The target URL, checked to be `http` or `https` with a host.
-    public var url: String
+    public var target: UploadTarget
     /// The HTTP method.
     public var method: String
     /// The request headers, `Content-Type` (with the boundary) included. The transport **must**
@@ -25,7 +25,7 @@ public struct UploadRequest: Sendable {
     public init(
         jobID: UploadJobID,
         attempt: Int,
-        url: String,
+        target: UploadTarget,
         method: String,
         headers: [HeaderField],
         body: MultipartBody,
@@ -34,7 +34,7 @@ public struct UploadRequest: Sendable {
     ) {
         self.jobID = jobID
         self.attempt = attempt
-        self.url = url
+        self.target = target
         self.method = method
         self.headers = headers
         self.body = body
