@@ -63,7 +63,8 @@ struct ConnectionLifecycleTests {
         let run = try await upload(300, prefix: "close", to: server.url, over: transport)
         #expect(run.summary.succeeded == 300)
         #expect(run.summary.failed == 0)
-        #expect(run.jobs.allSatisfy { $0.attempts == 1 }, "a re-send on a new connection is not an attempt")
+        let retried = run.jobs.filter { $0.attempts != 1 }
+        #expect(retried.isEmpty, "a re-send on a new connection is not an attempt: \(retried.prefix(3).map(\.attemptHistory))")
         expectEachProcessedOnce(server, prefix: "close", count: 300)
         try await expectNoLeak(server, transport)
         try await transport.shutdown()
