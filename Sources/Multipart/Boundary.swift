@@ -11,7 +11,7 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
     private static let randomAlphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_".utf8)
 
     /// Number of random symbols: 32 × 6 = 192 bits, well over the required 128, drawn ten at a
-    /// time from 64-bit words (four reads of the random source, not thirty-two).
+    /// time from 64-bit words (four words, fetched from the random source in one call).
     private static let randomSymbolCount = 32
 
     /// Validates an injected boundary.
@@ -32,12 +32,11 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
 
     /// A new boundary from the system's cryptographic random source.
     ///
-    /// `SystemRandomNumberGenerator` reads `getrandom(2)` on Linux and `arc4random` on Apple
-    /// platforms, both cryptographically secure.
+    /// The symbols come from the system's cryptographic random source, read in one call.
     ///
     /// - Returns: `ferry-` followed by 32 random symbols (38 characters).
     public static func random() -> Boundary {
-        var generator = SystemRandomNumberGenerator()
+        var generator = PrefetchedSystemRandom(count: (randomSymbolCount + 9) / 10)
         return random(using: &generator)
     }
 

@@ -50,6 +50,10 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case idleTimedOut
         /// The TLS handshake failed (certificate not trusted, say). Not retried automatically.
         case tlsFailed(message: String)
+        /// The queue was stopped (quit, a signal) after the whole body was sent and before the
+        /// server answered: the server may have stored the upload. Never retried automatically:
+        /// sending it again is the user's choice.
+        case stoppedAfterSending
         /// Any other transport failure.
         case other(message: String)
     }
@@ -71,8 +75,10 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case let .transferFailed(reason):
-            if case .tlsFailed = reason { return false }
-            return true
+            switch reason {
+            case .tlsFailed, .stoppedAfterSending: return false
+            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .other: return true
+            }
         case let .serverRejected(status, _):
             return status == 408 || status == 429 || (500...599).contains(status)
         case .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
@@ -157,6 +163,8 @@ extension UploadError.TransferReason: CustomStringConvertible {
         case let .connectionLost(message): return "the connection was lost: \(message)"
         case .idleTimedOut: return "no data moved for the idle timeout; the server or network stalled"
         case let .tlsFailed(message): return "TLS failed: \(message); check the certificate (or --insecure for a test server)"
+        case .stoppedAfterSending:
+            return "stopped after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
         case let .other(message): return "the transfer failed: \(message)"
         }
     }

@@ -42,6 +42,8 @@ public final class FakeTransport: UploadTransport {
     private struct State {
         var calls: [Call] = []
         var inFlight: [Int: InFlight] = [:]
+        /// The bytes last reported per call.
+        var written: [Int: Int64] = [:]
         var maxInFlight = 0
         var cancelled: [Call] = []
     }
@@ -156,8 +158,16 @@ public final class FakeTransport: UploadTransport {
     }
 
     private func progress(call index: Int, bytesSent: Int64) {
-        let report = state.withLock { $0.inFlight[index]?.progress }
+        let report = state.withLock { state in
+            state.written[index] = bytesSent
+            return state.inFlight[index]?.progress
+        }
         report?(bytesSent)
+    }
+
+    /// The bytes last reported for a call (its task's `bytesWritten`).
+    fileprivate func bytesWritten(call index: Int) -> Int64 {
+        state.withLock { $0.written[index] ?? 0 }
     }
 
     private func finish(call index: Int, with result: Result<UploadResponse, UploadError>) {
@@ -180,6 +190,10 @@ public final class FakeTransport: UploadTransport {
 private struct FakeTask: TransportTask {
     let transport: FakeTransport
     let index: Int
+
+    var bytesWritten: Int64 {
+        transport.bytesWritten(call: index)
+    }
 
     func cancel() {
         transport.cancel(call: index)

@@ -35,6 +35,22 @@ struct SendCommandTests {
         }
     }
 
+    @Test("--json escapes what JSON needs escaped in paths and response bodies: quotes, backslashes, control characters")
+    func jsonEscaping() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("say \"hi\" \\ back\ttab ü.txt", bytes: 10)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", path], stateHome: dir.path("state"))
+            #expect(try await process.exitStatus() == 0, "\(process.errorText)")
+            #expect(process.jsonEvents.count == process.outputLines.count, "every line is JSON: \(process.outputLines)")
+            let succeeded = try #require(process.jsonEvents.first { $0["event"] as? String == "succeeded" })
+            #expect(succeeded["path"] as? String == path)
+            let response = try #require(succeeded["response"] as? String)
+            let body = try JSONSerialization.jsonObject(with: Data(response.utf8)) as? [String: Any]
+            #expect(body != nil, "the receiver's JSON answer comes back intact: \(response)")
+        }
+    }
+
     @Test("a path argument (FILE or -F name=@path) that is not UTF-8 is uploaded under its raw name; --json adds pathBytesHex")
     func nonUTF8PathArgument() async throws {
         let dir = TemporaryDirectory()

@@ -114,6 +114,27 @@ struct UploadIntegrationTests {
         }
     }
 
+    @Test("stopping after a body went out and before the answer: the job fails as 'may have arrived', not queued to be sent again")
+    func stopAfterSending() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("answered-late.txt", bytes: 300)
+        try await LiveUpload.run(faults: FaultPlan(delayMilliseconds: 5_000)) { url, manager, server, _ in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            // The receiver has stored the file and waits 5 s before answering; the transport
+            // holds back the progress report of so small a body, so the stop must ask it.
+            for _ in 0..<500 where server.receivedUploads.isEmpty {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(server.receivedUploads.count == 1)
+            manager.stop()
+            let job = try #require(manager.job(id))
+            #expect(job.state == .failed)
+            #expect(job.lastError == .transferFailed(reason: .stoppedAfterSending))
+            #expect(job.lastError?.isRetryable == false)
+            #expect(job.attemptHistory.last?.outcome == .interrupted)
+        }
+    }
+
     @Test("bundle mode sends every file in one request under one field name")
     func bundle() async throws {
         let dir = TemporaryDirectory()

@@ -13,7 +13,10 @@ struct JournalBenchmark {
 
     /// A transport that answers every request with 201 on another thread, without sending it.
     struct InstantTransport: UploadTransport {
-        struct Task: TransportTask { func cancel() {} }
+        struct Task: TransportTask {
+            var bytesWritten: Int64 { 0 }
+            func cancel() {}
+        }
 
         func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {

@@ -1,7 +1,6 @@
 import Dispatch
 import FerryApp
 import Foundation
-import Synchronization
 import TerminalUI
 import Uploading
 
@@ -16,22 +15,6 @@ import Uploading
 /// `$XDG_STATE_HOME`).
 @main
 struct QueueMemoryBenchmark {
-    /// Upload events waiting for the loop, as `ferry`'s `EventInbox` keeps them.
-    final class Inbox: Sendable {
-        private let events = Mutex<[UploadEvent]>([])
-
-        func append(_ event: UploadEvent) {
-            events.withLock { $0.append(event) }
-        }
-
-        func drain() -> [UploadEvent] {
-            events.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-        }
-    }
-
     static func main() async throws {
         // One malloc arena for all threads, as `ferry`'s main sets it (MallocArenas).
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
@@ -43,13 +26,13 @@ struct QueueMemoryBenchmark {
         }
         let directory = arguments[1]
         let settings = FormSettings(url: arguments[2], concurrency: 8, retries: 0)
-        let transport = AsyncHTTPClientTransport()
+        let transport = HTTPTransport()
         let journal = try UploadJournal.openDefault()
         let manager = UploadManager(
             configuration: UploadManager.Configuration(concurrencyLimit: settings.concurrency,
                                                        retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
             transport: transport, journal: journal)
-        let inbox = Inbox()
+        let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.benchmark.events")) { inbox.append($0) }
 
         let start = DispatchTime.now()

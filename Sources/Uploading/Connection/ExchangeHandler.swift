@@ -27,7 +27,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let pump: BodyPump
         /// How long no byte may move before the exchange fails.
         let idleTimeout: TimeAmount
-        /// Receives cumulative body bytes written.
+        /// Receives cumulative body bytes written, after every completed write and on every
+        /// watchdog tick.
         let progress: @Sendable (Int64) -> Void
         /// Receives the outcome once, after the connection was closed or made reusable, and
         /// whether the connection had carried an exchange before this one.
@@ -211,8 +212,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func act(_ action: ExchangeStateMachine.Action?) {
         guard let action else { return }
         switch action {
-        case .none, .stopBody:
+        case .none:
             return
+        case .stopBody:
+            // The server answered while the body was going out: no chunk follows (`chunkRead`
+            // checks), so the files are released now rather than when the response has ended.
+            running?.request.pump.close()
         case let .finish(outcome, fate):
             guard let ended = running else { return }
             running = nil
@@ -235,6 +240,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let tick = min(limit, .seconds(1))
         running?.watchdog = context.eventLoop.assumeIsolated().scheduleTask(in: tick) {
             guard let running = self.running, running.generation == generation else { return }
+            // Again, for a receiver that holds reports back (`ProgressRelay` hops at most every
+            // 100 ms, so the last writes before a slow answer wait for this tick).
+            running.request.progress(running.machine.bytesSent)
             if NIODeadline.now() - running.lastActivity >= limit {
                 self.act(self.running?.machine.failed(.idleTimedOut, connectionDropped: false))
             } else {

@@ -20,7 +20,19 @@ final class TransferExchange: TransportTask {
         var phase: Phase?
         var cancelled = false
         var resent = false
+        /// Body bytes written by the current try.
+        var written: Int64 = 0
+        /// When `progress` last received a report (the exchange's start before the first).
+        var reportedAt = ContinuousClock.now
+        /// Whether `written` has moved since the last report.
+        var reportPending = false
     }
+
+    /// How often written bytes are reported to `progress`: a body sent within this time after
+    /// the start reports nothing until its outcome (its hop would cost more than its upload),
+    /// and a long one reports as often as the queue shows progress (10 times a second). Bytes
+    /// held back are reported on the exchange's next tick (each second) or with a failure.
+    static let reportInterval = Duration.milliseconds(100)
 
     private let pool: ConnectionPool
     private let endpoint: PoolEndpoint
@@ -56,9 +68,10 @@ final class TransferExchange: TransportTask {
         self.completion = completion
     }
 
-    /// Sends the request (on a pooled connection, or a new one when `fresh`).
+    /// Sends the request: on a pooled connection, from the transport's caller; or on a new one
+    /// when `fresh` (a re-send, from an event loop).
     func start(fresh: Bool = false) {
-        let pump = BodyPump(body: body, chunkSize: chunkSize)
+        let pump = BodyPump(body: body, chunkSize: chunkSize, readsSmallBodyNow: !fresh)
         let lease = pool.makeLeaseID()
         let proceed = state.withLock { state in
             guard !state.cancelled else { return false }
@@ -72,6 +85,10 @@ final class TransferExchange: TransportTask {
         pool.lease(lease, to: endpoint, fresh: fresh, connectTimeout: connectTimeout) { result in
             self.leased(result, pump: pump, token: lease.value)
         }
+    }
+
+    var bytesWritten: Int64 {
+        state.withLock { $0.written }
     }
 
     func cancel() {
@@ -112,7 +129,8 @@ final class TransferExchange: TransportTask {
             return
         }
         connection.execute(ExchangeHandler.Request(
-            token: token, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout, progress: progress,
+            token: token, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
+            progress: { bytes in self.wrote(bytes) },
             ended: { outcome, fate, reused in self.ended(outcome, fate: fate, reused: reused, on: connection) }
         ))
     }
@@ -130,12 +148,43 @@ final class TransferExchange: TransportTask {
                 return true
             }
             if resend {
+                state.withLock { state in
+                    state.written = 0
+                    state.reportPending = false
+                }
                 progress(0)
                 start(fresh: true)
             } else {
+                reportHeldBack()
                 finish(.failure(error))
             }
         }
+    }
+
+    /// Records the bytes written so far and reports them if `reportInterval` has passed since
+    /// the last report.
+    private func wrote(_ bytes: Int64) {
+        let report = state.withLock { state -> Bool in
+            if bytes != state.written {
+                state.written = bytes
+                state.reportPending = true
+            }
+            guard state.reportPending, state.reportedAt.duration(to: .now) >= Self.reportInterval else { return false }
+            state.reportPending = false
+            state.reportedAt = .now
+            return true
+        }
+        if report { progress(bytes) }
+    }
+
+    /// Reports bytes held back, so a failed attempt records what it sent.
+    private func reportHeldBack() {
+        let held = state.withLock { state -> Int64? in
+            guard state.reportPending else { return nil }
+            state.reportPending = false
+            return state.written
+        }
+        if let held { progress(held) }
     }
 
     private func finish(_ result: Result<UploadResponse, UploadError>) {

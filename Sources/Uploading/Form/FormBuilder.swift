@@ -5,6 +5,7 @@ import Multipart
 public struct FormBuilder: Sendable {
     /// The encoder that prepares bodies (random boundary unless fixed for tests).
     public var encoder: MultipartEncoder
+    private let targets = UploadTargetMemo()
 
     /// Creates a builder.
     ///
@@ -44,7 +45,7 @@ public struct FormBuilder: Sendable {
     public func message(for spec: UploadJobSpec) throws(UploadError) -> RequestMessage {
         let target: UploadTarget
         do {
-            target = try UploadTarget(spec.url)
+            target = try targets.target(for: spec.url)
         } catch {
             throw .requestInvalid(reason: .invalidTarget(error))
         }

@@ -6,6 +6,7 @@ import Synchronization
 final class ProgressRelay: Sendable {
     private struct State {
         var latest: Int64 = 0
+        var delivered: Int64 = 0
         var hopPending = false
     }
 
@@ -23,6 +24,11 @@ final class ProgressRelay: Sendable {
         self.deliver = deliver
     }
 
+    /// The last count handed to `deliver`.
+    var latestDelivered: Int64 {
+        state.withLock { $0.delivered }
+    }
+
     /// Records a report from any thread.
     ///
     /// - Parameter bytes: Cumulative bytes written.
@@ -37,6 +43,7 @@ final class ProgressRelay: Sendable {
         queue.async {
             let latest = self.state.withLock { state in
                 state.hopPending = false
+                state.delivered = state.latest
                 return state.latest
             }
             self.deliver(latest)

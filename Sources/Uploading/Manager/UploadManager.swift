@@ -48,10 +48,13 @@ public final class UploadManager: @unchecked Sendable {
     private var idleWaiters: [CheckedContinuation<UploadSummary, Never>] = []
     private var pendingActions: [UploadQueueStateMachine.Action] = []
     private var isDraining = false
+    /// Events published while actions are carried out, delivered together when they are done.
+    private var outbox: [UploadEvent] = []
 
     private struct ActiveTransfer {
         let attempt: Int
         let task: any TransportTask
+        let relay: ProgressRelay
     }
 
     private struct ActiveTimer {
@@ -60,7 +63,7 @@ public final class UploadManager: @unchecked Sendable {
     }
 
     private enum Subscriber {
-        case callback(DispatchQueue, @Sendable (UploadEvent) -> Void)
+        case callback(DispatchQueue, @Sendable ([UploadEvent]) -> Void)
         case stream(AsyncStream<UploadEvent>.Continuation)
     }
 
@@ -90,7 +93,7 @@ public final class UploadManager: @unchecked Sendable {
         self.machine = UploadQueueStateMachine(configuration: configuration.stateMachineConfiguration, random: random)
         journalWriter?.setErrorHandler { [weak self] error in
             guard let self else { return }
-            self.rootQueue.async { self.publish(.journalFailed(error)) }
+            self.rootQueue.async { self.perform([.emit(.journalFailed(error))]) }
         }
     }
 
@@ -233,10 +236,14 @@ public final class UploadManager: @unchecked Sendable {
     }
 
     /// Stops for shutdown: pauses, aborts in-flight requests and puts their jobs (and jobs
-    /// waiting for a retry) back to queued, so a later `restore()` sends them. Follow with
-    /// `flushJournal()` before exiting.
+    /// waiting for a retry) back to queued, so a later `restore()` sends them — but a job whose
+    /// whole body was written fails as `stoppedAfterSending` (the server may have it). Follow
+    /// with `flushJournal()` before exiting.
     public func stop() {
-        rootQueue.async { self.run { $0.stop() } }
+        rootQueue.async {
+            for (id, transfer) in self.transfers { self.catchUpProgress(id, transfer) }
+            self.run { $0.stop() }
+        }
     }
 
     /// Blocks until every change so far is written to the journal.
@@ -265,15 +272,17 @@ public final class UploadManager: @unchecked Sendable {
         return rootQueue.sync { machine.job(id) }
     }
 
-    /// Calls `handler` with every event from now on, in order, on `queue`.
+    /// Calls `handler` with every event from now on, in order, on `queue`: in batches, each the
+    /// events of one step of the queue (a job that finished and the next that started, say), so a
+    /// busy queue costs one hop to `queue` per step rather than per event.
     ///
     /// - Parameters:
     ///   - queue: A serial queue for the handler; nil for a new one (`ferry.uploading.events`).
-    ///   - handler: The handler.
+    ///   - handler: The handler; never called with an empty batch.
     /// - Returns: The subscription; events flow until it is cancelled.
     public func subscribe(
         on queue: DispatchQueue? = nil,
-        _ handler: @escaping @Sendable (UploadEvent) -> Void
+        _ handler: @escaping @Sendable ([UploadEvent]) -> Void
     ) -> UploadSubscription {
         let id = subscriberIDs.withLock { next in
             defer { next += 1 }
@@ -363,6 +372,7 @@ public final class UploadManager: @unchecked Sendable {
         }
         pendingActions = []
         isDraining = false
+        deliverOutbox()
     }
 
     private func execute(_ action: UploadQueueStateMachine.Action) {
@@ -384,7 +394,7 @@ public final class UploadManager: @unchecked Sendable {
         case let .persist(change):
             journalWriter?.submit(change)
         case let .emit(event):
-            publish(event)
+            outbox.append(event)
         }
     }
 
@@ -414,7 +424,7 @@ public final class UploadManager: @unchecked Sendable {
                 self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
             }
         )
-        transfers[id] = ActiveTransfer(attempt: attempt, task: task)
+        transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay)
     }
 
     private func progressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64) {
@@ -422,8 +432,16 @@ public final class UploadManager: @unchecked Sendable {
         run { $0.transportProgressed(id, attempt: attempt, bytesSent: bytesSent, now: now) }
     }
 
+    /// Tells the machine the bytes a transfer wrote that its progress reports held back.
+    private func catchUpProgress(_ id: UploadJobID, _ transfer: ActiveTransfer) {
+        let written = transfer.task.bytesWritten
+        guard written > transfer.relay.latestDelivered else { return }
+        progressed(id, attempt: transfer.attempt, bytesSent: written)
+    }
+
     private func completed(_ id: UploadJobID, attempt: Int, result: Result<UploadResponse, UploadError>) {
         guard let transfer = transfers[id], transfer.attempt == attempt else { return }
+        if case .failure = result { catchUpProgress(id, transfer) }
         transfers[id] = nil
         let now = scheduler.now
         switch result {
@@ -442,21 +460,29 @@ public final class UploadManager: @unchecked Sendable {
         run { $0.timerFired(key, now: now) }
     }
 
-    private func publish(_ event: UploadEvent) {
+    /// Hands the events published by the last actions to every subscriber, then wakes the
+    /// `waitUntilIdle` callers if the queue went idle.
+    private func deliverOutbox() {
+        guard !outbox.isEmpty else { return }
+        let events = outbox
+        outbox = []
         for id in subscribers.keys.sorted() {
             switch subscribers[id] {
             case let .callback(queue, handler):
-                queue.async { handler(event) }
+                queue.async { handler(events) }
             case let .stream(continuation):
-                continuation.yield(event)
+                for event in events { continuation.yield(event) }
             case nil:
                 break
             }
         }
-        if case let .idle(summary) = event, !idleWaiters.isEmpty {
+        guard !idleWaiters.isEmpty else { return }
+        for event in events {
+            guard case let .idle(summary) = event else { continue }
             let waiters = idleWaiters
             idleWaiters = []
             for waiter in waiters { waiter.resume(returning: summary) }
+            return
         }
     }
 

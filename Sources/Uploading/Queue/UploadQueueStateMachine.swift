@@ -396,7 +396,9 @@ public struct UploadQueueStateMachine: Sendable {
     /// The program is stopping (Ctrl-C, quit): the queue pauses, in-flight transfers are aborted
     /// and their jobs, like those waiting for a retry, go back to queued, so the journal holds
     /// them for the next run. The aborted attempts still count in `attempts` and are recorded
-    /// as interrupted.
+    /// as interrupted — except that a job whose whole body was sent (its last progress report
+    /// said so) and which has no answer yet fails with `stoppedAfterSending`: the server may have
+    /// stored it, so it is not sent again unless the user retries it.
     ///
     /// - Returns: The actions.
     public mutating func stop() -> [Action] {
@@ -408,6 +410,19 @@ public struct UploadQueueStateMachine: Sendable {
         for id in affected {
             guard var record = jobs[id] else { continue }
             let flight = detach(&record, &actions)
+            let progress = record.job.progress
+            if record.job.state == .uploading, let total = progress.totalBytes, total > 0, progress.bytesSent >= total {
+                let error = UploadError.transferFailed(reason: .stoppedAfterSending)
+                record.job.lastError = error
+                record.job.progress.bytesPerSecond = nil
+                record.job.progress.estimatedTimeRemaining = nil
+                endAttempt(&record, flight, .interrupted, error: error.description)
+                setState(&record, .failed)
+                jobs[id] = record
+                actions.append(.persist(.update(record.job, includingSpec: false)))
+                actions.append(.emit(.failed(record.job, reason: error)))
+                continue
+            }
             if record.job.state == .uploading { endAttempt(&record, flight, .interrupted) }
             setState(&record, .queued)
             record.job.progress.bytesPerSecond = nil

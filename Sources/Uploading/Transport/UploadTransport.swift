@@ -6,8 +6,9 @@
 /// A transport **must**:
 /// - send exactly `request.body.contentLength` bytes with that `Content-Length`, reading the body
 ///   through a reader it opens for this request and closes when the request ends, however it ends;
-/// - call `progress` with the cumulative number of body bytes actually written to the connection
-///   (not handed to a buffer), as often as it likes;
+/// - count the body bytes actually written to the connection (not handed to a buffer), readable
+///   at any moment as `TransportTask.bytesWritten`, and report them through `progress` as often
+///   as it likes (it may hold reports back, for a small body until its outcome);
 /// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
@@ -35,4 +36,9 @@ public protocol TransportTask: Sendable {
     /// Aborts the transfer now: the connection is closed and the body's files are released. The
     /// transport still calls `completion` (with any failure); the manager ignores it.
     func cancel()
+
+    /// The body bytes written to the connection so far (callable from any thread): what
+    /// `progress` reported, or more when reports are held back. The manager reads it when the
+    /// transfer ends or is stopped.
+    var bytesWritten: Int64 { get }
 }

@@ -9,7 +9,7 @@ import Uploading
 /// A path whose bytes are valid UTF-8 is written as it is (JSON escapes what needs escaping);
 /// one that is not is written in its displayable form (`caf\xE9.txt`), with `pathBytesHex`
 /// holding the real bytes so a script can find the file.
-struct SendEventRecord: Encodable {
+struct SendEventRecord {
     var event: String
     var id: Int64?
     var path: String?
@@ -83,11 +83,25 @@ struct SendEventRecord: Encodable {
         String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? path.displayablePath
     }
 
-    /// The record as one line of JSON.
+    /// The record as one line of JSON, its members in alphabetical order.
     func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(self)) ?? Data("{\"event\":\"\(event)\"}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        var line = JSONObjectLine()
+        line.add("attempt", attempt)
+        line.add("bytes", bytes)
+        line.add("cancelled", cancelled)
+        line.add("error", error)
+        line.add("event", event)
+        line.add("failed", failed)
+        line.add("files", files)
+        line.add("id", id)
+        line.add("path", path)
+        line.add("pathBytesHex", pathBytesHex)
+        line.add("rate", rate)
+        line.add("response", response)
+        line.add("retryIn", retryIn)
+        line.add("status", status)
+        line.add("succeeded", succeeded)
+        line.add("total", total)
+        return line.finished
     }
 }

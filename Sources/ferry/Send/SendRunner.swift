@@ -28,13 +28,15 @@ struct SendRunner {
         let events = DispatchQueue(label: "ferry.send.events")
         let termination = SendTermination(manager: manager, journal: journal, events: events)
         let printer = HumanEventPrinter(output: .output, isTerminal: isatty(STDOUT_FILENO) == 1)
-        let subscription = manager.subscribe(on: events) { event in
+        let subscription = manager.subscribe(on: events) { batch in
             guard !termination.isTerminating else { return }
             do throws(StandardStreamError) {
                 if json {
-                    if let record = SendEventRecord(event) { try StandardStream.output.write(record.jsonLine() + "\n") }
+                    // One write per batch: a busy queue's lines go out together.
+                    let lines = batch.compactMap(SendEventRecord.init).map { $0.jsonLine() + "\n" }
+                    if !lines.isEmpty { try StandardStream.output.write(lines.joined()) }
                 } else {
-                    try printer.handle(event)
+                    for event in batch { try printer.handle(event) }
                 }
             } catch {
                 termination.endSoon(because: error.description, status: error.exitStatus)

@@ -13,7 +13,7 @@ final class EventRecorder: Sendable {
     init(_ manager: UploadManager) {
         let box = EventBox()
         self.box = box
-        subscription = manager.subscribe(on: queue) { event in box.append(event) }
+        subscription = manager.subscribe(on: queue) { events in events.forEach(box.append) }
     }
 
     /// Every event delivered so far (waits for the delivery queue).
