@@ -341,6 +341,7 @@ struct AppUpdateTests {
         var app = AppHarness(directories: Self.tree)
         app.type("?")
         #expect(app.state.showsHelp)
+        app.type("G")
         #expect(app.screen().lines().joined().contains("retry failed"))
         app.press(.escape)
         #expect(!app.state.showsHelp)

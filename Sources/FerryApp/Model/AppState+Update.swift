@@ -63,6 +63,8 @@ extension AppState {
         if showsHelp {
             if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
                 showsHelp = false
+            } else if let binding = KeyBindings.binding(for: event, in: .files), KeyBindings.isMovement(binding.action) {
+                scrollHelp(binding.action)
             }
             return []
         }

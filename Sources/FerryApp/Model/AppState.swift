@@ -16,6 +16,8 @@ public struct AppState: Hashable, Sendable {
     public var size: Size
     /// Whether the `?` help screen is open.
     public var showsHelp = false
+    /// Rows of the help screen scrolled past (when it is taller than the screen).
+    public var helpScroll = 0
     /// The question waiting for `y`/`n`, if any.
     public var confirmation: Confirmation?
     /// A one-off message for the status line (cleared by the next key).
