@@ -39,8 +39,8 @@ struct QueuePane: Widget {
         x += 2
         buffer.put(DisplayWidth.fit(job.displayName, width: columns.name), at: Point(x: x, y: line.y))
         x += columns.name + 1
-        let total = job.progress.totalBytes ?? job.spec.estimatedBytes
-        buffer.put(DisplayWidth.fit(HumanFormat.bytes(total), width: columns.size, alignment: .right),
+        // The files' size: what the user picked. The request's size is in the details.
+        buffer.put(DisplayWidth.fit(HumanFormat.bytes(job.spec.estimatedBytes), width: columns.size, alignment: .right),
                    at: Point(x: x, y: line.y), style: Theme.dim)
         x += columns.size + 1
         let restWidth = line.maxX - x - (columns.attempts > 0 ? columns.attempts + 1 : 0)
