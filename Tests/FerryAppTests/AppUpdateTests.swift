@@ -279,7 +279,7 @@ struct AppUpdateTests {
             app.screen(width: 120, height: 24).lines().map { String($0.reversed().drop { $0 == " " }.reversed()) }
         }
         var lines = screenLines()
-        #expect(lines.contains("Attempts: 3 (automatic retries 2)"))
+        #expect(lines.contains("Attempts: 3, 2 of them automatic retries"))
         #expect(lines.contains("#1 \(time(0)) ✗ \(refused.description) · 300 B in 0.3s · retry after 0.5s"))
         #expect(lines.contains("#2 \(time(60)) ⊘ interrupted: Ferry stopped while sending · 100 B of 300 B"))
         #expect(lines.contains("#3 \(time(120)) ✗ \(lost.description) · 150 B of 300 B in 2.0s"))

@@ -51,7 +51,7 @@ public enum KeyBindings {
     private static let files: [KeyBinding] = moves(in: .files) + [
         KeyBinding([char("l"), key(.enter), key(.right)], "l/→", "open", pane: .files, action: .open,
                    helpBarPriority: .high, whyDisabled: { state in
-                       guard let entry = state.browser.current else { return "the folder is empty" }
+                       guard let entry = state.browser.current else { return state.browser.whyNothingShown }
                        if entry.isUnreadable { return "\(entry.name) cannot be opened" }
                        return entry.isDirectory ? nil : "not a folder"
                    }),
@@ -62,7 +62,7 @@ public enum KeyBindings {
         KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort, helpBarPriority: .low),
         KeyBinding([char(" ")], "Space", "select", pane: .files, action: .toggleSelection,
                    helpBarPriority: .high, whyDisabled: { state in
-                       guard let entry = state.browser.current else { return "the folder is empty" }
+                       guard let entry = state.browser.current else { return state.browser.whyNothingShown }
                        if let problem = entry.problem { return "\(entry.name): \(problem)" }
                        return entry.kind == .other ? "not a regular file" : nil
                    }),

@@ -120,11 +120,11 @@ extension AppState {
             browser.cycleSort()
         case .toggleSelection:
             guard let entry = browser.current else { return [] }
+            browser.scroll.moveDown()
             if entry.isDirectory { return [.collectFiles(entry.path)] }
             if let file = entry.queuedFile {
                 if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
             }
-            browser.scroll.moveDown()
         case .selectAll:
             let files = browser.shownEntries.compactMap(\.queuedFile)
             if files.allSatisfy({ browser.isSelected($0.path) }) {

@@ -113,7 +113,8 @@ extension AppState {
             return []
         }
         if collection.unreadableCount > 0 {
-            notice = "\(collection.unreadableCount) folder(s) under \(collection.directory.displayablePath) could not be read"
+            notice = "\(collection.unreadableCount) folder(s) or file(s) under \(collection.directory.displayablePath) "
+                + "could not be read"
         }
         if collection.files.isEmpty {
             notice = "no files under \(collection.directory.displayablePath)"
