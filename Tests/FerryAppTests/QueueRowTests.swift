@@ -58,3 +58,52 @@ struct QueueRowTests {
         #expect(details.contains("Attempts: 2, 1 of them an automatic retry"), "\(details)")
     }
 }
+
+@Suite("Queue rows over time")
+struct QueueRowTimeTests {
+    static func at(_ seconds: Double) -> SchedulerInstant { SchedulerInstant(nanoseconds: Int64(seconds * 1e9)) }
+
+    @Test("a job waiting for an automatic retry counts down instead of showing a full bar")
+    func retryWaitCountsDown() {
+        var waiting = UploadJob(id: 1, spec: QueueRowTests.spec("flaky.bin", size: 1000), state: .queued,
+                                progress: UploadProgress(bytesSent: 1100, totalBytes: 1100), attempts: 5, automaticRetries: 4)
+        waiting.retryAt = Self.at(10)
+        var app = QueueRowTests.queueApp([])
+        app.send(.clockTicked(Self.at(5.5)))
+        app.send(.uploadEventReceived(.retrying(waiting, after: .milliseconds(4500))))
+        var row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("retry in 5s"), "\(row)")
+        #expect(!row.contains("100%") && !row.contains("█"), "\(row)")
+        app.send(.clockTicked(Self.at(6.2)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("retry in 4s"), "\(row)")
+    }
+
+    @Test("when no byte moves, the speed decays to 0 and the row says for how long it has stalled")
+    func stalledTransferSaysSo() {
+        let job = { (sent: Int64) in
+            UploadJob(id: 1, spec: QueueRowTests.spec("slow.bin", size: 1_000_000), state: .uploading,
+                      progress: UploadProgress(bytesSent: sent, totalBytes: 1_000_200, bytesPerSecond: 2048,
+                                               estimatedTimeRemaining: .seconds(400)),
+                      attempts: 1)
+        }
+        var app = QueueRowTests.queueApp([])
+        app.send(.clockTicked(Self.at(100)))
+        app.send(.uploadEventReceived(.progressed(job(20_000))))
+        app.send(.clockTicked(Self.at(100.5)))
+        var row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("2.0 KiB/s"), "\(row)")
+        #expect(!row.contains("stalled"), "\(row)")
+        app.send(.clockTicked(Self.at(102)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("1.0 KiB/s"), "half way to the stall threshold, half the speed: \(row)")
+        app.send(.clockTicked(Self.at(112.2)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains(" 0 B/s"), "\(row)")
+        #expect(row.contains("stalled 12s"), "\(row)")
+        app.send(.uploadEventReceived(.progressed(job(30_000))))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(!row.contains("stalled"), "\(row)")
+        #expect(row.contains("2.0 KiB/s"), "\(row)")
+    }
+}

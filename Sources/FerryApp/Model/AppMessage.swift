@@ -4,6 +4,9 @@ import Uploading
 /// Something that happened, fed into ``AppState/update(_:)``: past-tense facts from the
 /// terminal, the file system and the upload engine.
 public enum AppMessage: Hashable, Sendable {
+    /// The scheduler's monotonic clock read this instant (the runtime sends it about ten
+    /// times a second while uploads run): retry countdowns and stalled transfers count from it.
+    case clockTicked(SchedulerInstant)
     /// A key was pressed.
     case keyPressed(KeyEvent)
     /// The terminal changed size.

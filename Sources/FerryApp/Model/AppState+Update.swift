@@ -12,6 +12,9 @@ extension AppState {
             self.size = size
             applyLayout()
             return []
+        case .clockTicked(let instant):
+            now = instant
+            return []
         case .keyPressed(let event):
             notice = nil
             return handleKey(event)
@@ -49,7 +52,7 @@ extension AppState {
         case .idle:
             break
         default:
-            if let job = event.job { queue.upsert(job) }
+            if let job = event.job { queue.upsert(job, at: now) }
         }
     }
 

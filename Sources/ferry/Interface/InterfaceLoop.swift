@@ -51,6 +51,13 @@ final class InterfaceLoop {
             if terminal.pendingTerminationSignal != nil {
                 pending.append(.terminationRequested)
             }
+            // Countdowns and stall times show whole seconds: redraw when a second has passed.
+            let now = SchedulerInstant(nanoseconds: Int64(clamping: DispatchTime.now().uptimeNanoseconds))
+            let second = now.nanoseconds / 1_000_000_000
+            if state.queue.hasActiveJobs && second != state.now.map({ $0.nanoseconds / 1_000_000_000 }) {
+                dirty = true
+            }
+            execute(state.update(.clockTicked(now)))
             // Events are applied straight from the inbox's array: after queueing 100,000 files
             // they must not be copied into a second array of messages.
             let events = inbox.drain()
