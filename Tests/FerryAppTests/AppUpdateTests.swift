@@ -196,11 +196,36 @@ struct AppUpdateTests {
         #expect(app.state.form.settings.parameters.isEmpty)
     }
 
-    @Test func methodAndModeToggleWithEnter() {
+    @Test("Enter on Method opens a choice of POST, PUT and PATCH; the footer says what Enter does on each row")
+    func methodIsChosenFromAList() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
-        app.type("2j")
+        app.type("2")
+        #expect(app.screen().lines()[19].hasPrefix("Enter edit"))
+        app.type("j")
+        #expect(app.screen().lines()[19].hasPrefix("Enter choose"), "\(app.screen().lines()[19])")
+        #expect(app.press(.enter).isEmpty)
+        var lines = app.screen().lines()
+        #expect(lines[2].hasPrefix("Method       POST  PUT  PATCH"), "\(lines[2])")
+        #expect(lines[19].hasPrefix("←/→ choose  Enter set  Esc cancel"), "\(lines[19])")
+        app.press(.right)
+        app.press(.escape)
+        #expect(app.state.form.settings.method == "POST", "Esc keeps the method")
+        app.press(.enter)
+        app.press(.right)
+        app.type("l")
         let commands = app.press(.enter)
-        #expect(app.state.form.settings.method == "PUT")
+        #expect(app.state.form.settings.method == "PATCH")
+        #expect(commands == [.saveForm(app.state.form.settings)])
+        lines = app.screen().lines()
+        #expect(lines[2].hasPrefix("Method       PATCH "), "\(lines[2])")
+    }
+
+    @Test func modeSwitchesWithEnterAndTheFooterSaysSo() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("2jjj")
+        #expect(app.screen().lines()[19].hasPrefix("Enter switch"), "\(app.screen().lines()[19])")
+        let commands = app.press(.enter)
+        #expect(app.state.form.settings.mode == .bundle)
         #expect(commands == [.saveForm(app.state.form.settings)])
     }
 

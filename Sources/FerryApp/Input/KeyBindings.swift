@@ -73,7 +73,15 @@ public enum KeyBindings {
     ]
 
     private static let form: [KeyBinding] = moves(in: .form) + [
-        KeyBinding([key(.enter)], "Enter", "edit", pane: .form, action: .edit, helpBarPriority: .high),
+        KeyBinding([key(.enter)], "Enter", "edit or choose", pane: .form, action: .edit, helpBarPriority: .high,
+                   liveDescription: { state in
+                       switch state.form.currentField {
+                       case .method: "choose"
+                       case .mode: "switch"
+                       case .newParameter, .newHeader: "add"
+                       default: "edit"
+                       }
+                   }),
         KeyBinding([char("n")], "n", "add row", pane: .form, action: .addRow),
         KeyBinding([char("d")], "d", "delete row", short: "delete", pane: .form, action: .deleteRow,
                    whyDisabled: { state in

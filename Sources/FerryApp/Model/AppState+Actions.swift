@@ -145,7 +145,7 @@ extension AppState {
         case .edit:
             switch field {
             case .method:
-                form.settings.method = form.settings.method == "POST" ? "PUT" : "POST"
+                form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
             case .mode:
                 form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
             case .newParameter, .newHeader:

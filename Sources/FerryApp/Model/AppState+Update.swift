@@ -73,6 +73,7 @@ extension AppState {
         }
         if browser.filterEditor != nil, focus == .files { return editFilter(with: event) }
         if form.editing != nil, focus == .form { return editForm(with: event) }
+        if form.methodChoice != nil, focus == .form { return chooseMethod(with: event) }
         if focus == .queue, queue.detailsJobID != nil, event == .key(.escape) {
             queue.detailsJobID = nil
             return []
@@ -161,6 +162,29 @@ extension AppState {
             if editing.editor.handle(event) { form.editing = editing }
             return []
         }
+    }
+
+    /// Moves through the Method row's options, sets the highlighted one (Enter) or closes
+    /// the choice without a change (Esc).
+    private mutating func chooseMethod(with event: KeyEvent) -> [AppCommand] {
+        guard let index = form.methodChoice else { return [] }
+        let last = form.methodOptions.count - 1
+        switch event {
+        case .key(.left), .key(.up), .key(.character("h")), .key(.character("k")):
+            form.methodChoice = max(0, index - 1)
+        case .key(.right), .key(.down), .key(.character("l")), .key(.character("j")):
+            form.methodChoice = min(last, index + 1)
+        case .key(.enter):
+            form.methodChoice = nil
+            let before = form.settings
+            form.settings.method = form.methodOptions[min(index, last)]
+            return commands(afterFormChangeFrom: before)
+        case .key(.escape):
+            form.methodChoice = nil
+        default:
+            break
+        }
+        return []
     }
 
     /// The commands a changed form needs: save it, and apply a new concurrency live.

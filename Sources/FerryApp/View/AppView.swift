@@ -54,6 +54,9 @@ public enum AppView {
         } else if state.form.editing != nil && state.focus == .form {
             items = [HelpBar.Item(key: "Enter", description: "save"), HelpBar.Item(key: "Esc", description: "cancel"),
                      HelpBar.Item(key: "Ctrl-U", description: "clear to start")]
+        } else if state.form.methodChoice != nil && state.focus == .form {
+            items = [HelpBar.Item(key: "←/→", description: "choose"), HelpBar.Item(key: "Enter", description: "set"),
+                     HelpBar.Item(key: "Esc", description: "cancel")]
         } else if state.confirmation != nil {
             items = [HelpBar.Item(key: "y", description: "yes"), HelpBar.Item(key: "n", description: "no")]
         } else {
