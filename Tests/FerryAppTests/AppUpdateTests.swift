@@ -184,6 +184,16 @@ struct AppUpdateTests {
         #expect(app.screen().lines().joined().contains("X-Api-Key: s3cret"))
     }
 
+    @Test("a masked secret shows the same dots whatever its length")
+    func maskedSecretsDoNotShowTheirLength() {
+        var settings = Self.valid
+        settings.headers = [FormRow(name: "Authorization", value: "Bearer abc"),
+                            FormRow(name: "X-Api-Key", value: "a-much-longer-secret-value")]
+        let form = FormState(settings: settings)
+        #expect(form.displayText(of: .header(0)) == "Authorization: " + FormState.secretMask)
+        #expect(form.displayText(of: .header(1)) == "X-Api-Key: " + FormState.secretMask)
+    }
+
     @Test func deleteRemovesTheRowAndEmptyNewRowsVanish() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("2n")

@@ -63,7 +63,7 @@ struct AppViewTests {
             "Retries      3",
             "Param        note=hi",
             "+ parameter  n or Enter adds a parameter (key=value)",
-            "Header       Authorization: ••••••••••",
+            "Header       Authorization: ••••••••",
             "Header       X-Trace: 1",
             "+ header     n or Enter adds a header (Name: value)",
             " → ftp://example.com/up           sel 0 (0 B) │ queue empty ",

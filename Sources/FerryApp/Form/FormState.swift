@@ -28,6 +28,10 @@ public struct FormState: Hashable, Sendable {
         scroll.setCount(fields.count)
     }
 
+    /// What a masked secret shows instead of its value: always the same width, so the mask
+    /// does not tell the secret's length.
+    public static let secretMask = "••••••••"
+
     /// The methods the Method row offers.
     public static let standardMethods = ["POST", "PUT", "PATCH"]
 
@@ -75,8 +79,7 @@ public struct FormState: Hashable, Sendable {
     /// - Returns: The text to show.
     public func displayText(of field: FormField) -> String {
         if case .header(let index) = field, !revealsSecrets, settings.headers[index].isSecretHeader {
-            let row = settings.headers[index]
-            return row.name + ": " + String(repeating: "•", count: min(12, max(4, row.value.count)))
+            return settings.headers[index].name + ": " + Self.secretMask
         }
         return text(of: field)
     }

@@ -55,7 +55,7 @@ struct JobDetails: Widget {
             lines.append(TextLine("Param: \(field.name)=\(field.value)", style: Theme.dim))
         }
         for header in spec.headers {
-            let value = FormRow(name: header.name, value: header.value).isSecretHeader ? "••••" : header.value
+            let value = FormRow(name: header.name, value: header.value).isSecretHeader ? FormState.secretMask : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
         }
         lines += attemptLines
