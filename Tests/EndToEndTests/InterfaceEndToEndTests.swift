@@ -128,6 +128,27 @@ struct InterfaceEndToEndTests {
         try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
     }
 
+    @Test("the folder shown follows the disk: a new file appears and a renamed one updates without a key, and `a` takes them")
+    func folderChangesShowWithoutAKey() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary)
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        let batch = sources.root.appendingPathComponent("batch")
+        try Data("late".utf8).write(to: batch.appendingPathComponent("arrived-later.txt"))
+        try FileManager.default.moveItem(at: batch.appendingPathComponent("zz-unselected.txt"),
+                                         to: batch.appendingPathComponent("zz-renamed.txt"))
+        try tmux.waitFor("the new and the renamed file") { screen in
+            screen.contains("arrived-later.txt") && screen.contains("zz-renamed.txt") && !screen.contains("zz-unselected.txt")
+        }
+        try tmux.send("a", literally: true)
+        try tmux.waitFor("all five selected") { $0.contains("sel 5") }
+        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+    }
+
     @Test func survivesResizesMidUpload() throws {
         let binary = try binary()
         let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "1500"])

@@ -67,3 +67,34 @@ struct BrowserTests {
         #expect(empty.state.notice == "the folder is empty")
     }
 }
+
+@Suite("File browser refresh")
+struct BrowserRefreshTests {
+    @Test("a change in the folder shown reloads it: new files appear, renamed ones update, the cursor stays on its entry")
+    func changeReloadsTheFolderKeepingTheCursor() {
+        var app = AppHarness(directories: ["/data": [file("b.txt"), file("c.txt"), file("old.txt")]])
+        app.type("jj")
+        #expect(app.state.browser.current?.name == "old.txt")
+        app.directories["/data"] = [file("a.txt"), file("b.txt"), file("c.txt"), file("new.txt")]
+        let commands = app.send(.directoryChanged("/data"))
+        #expect(commands == [.loadDirectory("/data", focusName: "old.txt")])
+        #expect(app.state.browser.shownEntries.map(\.name) == ["a.txt", "b.txt", "c.txt", "new.txt"])
+        app.type("k")
+        app.directories["/data"]?.append(file("d.txt"))
+        app.send(.directoryChanged("/data"))
+        #expect(app.state.browser.current?.name == "b.txt", "the cursor follows its entry, not its row")
+        #expect(app.send(.directoryChanged("/elsewhere")).isEmpty, "a folder no longer shown is ignored")
+    }
+
+    @Test("r reloads the folder; a selected file that is gone from it is deselected, new files join `a`")
+    func refreshKeyReloadsAndDropsVanishedSelections() {
+        var app = AppHarness(directories: ["/data": [file("a.txt"), file("gone.txt")]])
+        app.type("a")
+        #expect(app.state.browser.selection.count == 2)
+        app.directories["/data"] = [file("a.txt"), file("renamed.txt"), file("added.txt")]
+        #expect(app.type("r") == [.loadDirectory("/data", focusName: "a.txt")])
+        #expect(app.state.browser.selectedFiles.map(\.path) == ["/data/a.txt"])
+        app.type("a")
+        #expect(app.state.browser.selection.count == 3)
+    }
+}

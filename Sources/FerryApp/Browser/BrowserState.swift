@@ -73,8 +73,19 @@ public struct BrowserState: Hashable, Sendable {
             filter = ""
             filterEditor = nil
             scroll.select(0)
+        } else {
+            deselectVanishedFiles()
         }
         refresh(focusing: listing.focusName)
+    }
+
+    /// Deselects the selected files of the folder shown that its entries no longer hold
+    /// (removed or renamed since they were selected).
+    private mutating func deselectVanishedFiles() {
+        guard selectedCountByDirectory[directory] != nil else { return }
+        let present = Set(entries.map(\.path))
+        let vanished = selectionOrder.filter { !present.contains($0) && DirectoryReader.parent(of: $0).directory == directory }
+        deselect(vanished)
     }
 
     /// Sets the filter (from the filter editor).

@@ -58,6 +58,7 @@ public enum KeyBindings {
         KeyBinding([char("h"), key(.backspace), key(.left)], "h/←", "up", pane: .files, action: .parent, helpBarPriority: .high),
         KeyBinding([char("~")], "~", "home", pane: .files, action: .home, showsInHelpBar: false),
         KeyBinding([char("/")], "/", "filter", pane: .files, action: .filter, helpBarPriority: .high),
+        KeyBinding([char("r")], "r", "refresh", pane: .files, action: .refresh, helpBarPriority: .low),
         KeyBinding([char(".")], ".", "hidden", pane: .files, action: .toggleHidden, showsInHelpBar: false),
         KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort, helpBarPriority: .low),
         KeyBinding([char(" ")], "Space", "select", pane: .files, action: .toggleSelection,

@@ -13,6 +13,9 @@ public enum AppMessage: Hashable, Sendable {
     case resized(Size)
     /// A directory was read (after ``AppCommand/loadDirectory(_:focusName:)``).
     case directoryLoaded(DirectoryListing)
+    /// A folder the runtime watches changed on disk (an entry was added, removed, renamed or
+    /// written).
+    case directoryChanged(String)
     /// The files under a directory were collected (after ``AppCommand/collectFiles(_:)``).
     case filesCollected(FileCollection)
     /// The upload engine reported an event.

@@ -29,7 +29,7 @@ extension AppState {
             return queueSelection()
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             move(action)
-        case .open, .parent, .home, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
+        case .open, .parent, .home, .refresh, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
             return browse(action)
         case .edit, .addRow, .deleteRow, .reveal:
             return editForm(action)
@@ -111,6 +111,8 @@ extension AppState {
             return [.loadDirectory(directory, focusName: name.displayablePath)]
         case .home:
             return [.loadDirectory(homeDirectory, focusName: nil)]
+        case .refresh:
+            return reloadDirectory()
         case .filter:
             browser.filterEditor = LineEditor(text: browser.filter)
             browser.filterEditor?.moveToEnd()
@@ -136,6 +138,11 @@ extension AppState {
             break
         }
         return []
+    }
+
+    /// Reads the folder shown again, keeping the cursor on its entry.
+    func reloadDirectory() -> [AppCommand] {
+        [.loadDirectory(browser.directory, focusName: browser.current?.name)]
     }
 
     private mutating func editForm(_ action: KeyAction) -> [AppCommand] {

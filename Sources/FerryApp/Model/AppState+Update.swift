@@ -21,6 +21,8 @@ extension AppState {
         case .directoryLoaded(let listing):
             browser.load(listing)
             return []
+        case .directoryChanged(let path):
+            return path == browser.directory ? reloadDirectory() : []
         case .filesCollected(let collection):
             return collected(collection)
         case .uploadEventReceived(let event):
