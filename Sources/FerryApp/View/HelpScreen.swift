@@ -82,8 +82,8 @@ struct HelpScreen: Widget {
         let columnCount = max(1, (area.width + gap) / (columnWidth + gap))
         let heights = sections.map(\.height)
         // The shortest height at which the sections, in order and whole, need at most the
-        // columns there are; at least the area's height, so a tall screen uses fewer columns.
-        var height = max(heights.max() ?? 0, min(area.height, heights.reduce(0) { $0 + $1 + 1 }))
+        // columns there are.
+        var height = heights.max() ?? 0
         while packing(heights, intoHeight: height).count > columnCount { height += 1 }
         let columns = packing(heights, intoHeight: height)
         let used = columns.map { column in column.reduce(-1) { $0 + 1 + heights[$1] } }.max() ?? 0
