@@ -16,7 +16,7 @@ struct HelpScreen: Widget {
         let inner = Self.inner(of: area)
         let layout = Self.layout(in: inner.size)
         let scroll = min(max(0, state.helpScroll), max(0, layout.height - inner.height))
-        let hint = layout.height > inner.height ? " Keys — ↑↓ PgUp PgDn scroll, Esc closes " : " Keys — Esc or ? closes "
+        let hint = layout.height > inner.height ? " Keys — ↑↓ scroll, Esc closes " : " Keys — Esc or ? closes "
         Block(title: TextLine(hint, style: Theme.heading)).render(in: area, buffer: &buffer)
         guard !inner.isEmpty else { return }
         for (position, indices) in layout.columns.enumerated() {
