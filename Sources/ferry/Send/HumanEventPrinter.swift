@@ -35,7 +35,7 @@ final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = job
         case let .retrying(job, after):
             active[job.id] = nil
-            lines.append("retry   \(name(job)) in \(HumanFormat.duration(after)): \(job.lastError?.description ?? "")")
+            lines.append("retry   \(name(job)) in \(HumanFormat.elapsed(after)): \(job.lastError?.description ?? "")")
         case let .succeeded(job):
             active[job.id] = nil
             let status = job.response.map { "  HTTP \($0.status)" } ?? ""
