@@ -92,7 +92,7 @@ extension MultipartError.FileRejection: CustomStringConvertible {
     public var description: String {
         switch self {
         case .doesNotExist: return "no such file"
-        case .isDirectory: return "is a directory (select the files inside it instead)"
+        case .isDirectory: return "is a directory"
         case let .notRegularFile(kind): return "is a \(kind), not a regular file"
         case let .notReadable(code): return "not readable: \(SystemError.message(for: code))"
         case let .sizeUnavailable(code): return "size unavailable: \(SystemError.message(for: code))"

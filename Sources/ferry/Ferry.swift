@@ -9,8 +9,10 @@ struct Ferry: AsyncParsableCommand {
         abstract: "Upload files to HTTP endpoints with multipart/form-data.",
         discussion: """
             Run `ferry` in a terminal to browse, pick files, set the form and watch the upload \
-            queue. `ferry send` is the same engine headless (curl-like options, JSON Lines \
-            events); `ferry serve` is a small receiving server for trying Ferry out.
+            queue: `ferry --url URL [FOLDER]` uploads to URL, and `ferry --demo` starts a \
+            bundled receiver and opens sample files to try it. `ferry send` is the same engine \
+            headless (curl-like options, JSON Lines events); `ferry serve` is a small receiving \
+            server. `ferry help ui` lists every option of the interface.
             """,
         subcommands: [Interface.self, Send.self, Serve.self],
         defaultSubcommand: Interface.self

@@ -52,6 +52,20 @@ struct InterfaceEndToEndTests {
         try tmux.waitFor("three selected") { $0.contains("sel 3") }
     }
 
+    /// Runs `body` with ferry started in tmux against a fresh `ferry serve` (given
+    /// `receiverArguments`), `batch/` open and its first three files selected; the receiver,
+    /// tmux and the files are stopped and removed afterwards.
+    private func withThreeSelected(receiverArguments: [String] = [], extra: String = "",
+                                   _ body: (TmuxSession, ReceiverProcess, Sources) throws -> Void) throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: receiverArguments)
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources, extra: extra)
+        try body(tmux, receiver, sources)
+    }
+
     /// Rows of the queue that show a finished upload.
     private func doneRows(_ screen: String) -> Int {
         screen.components(separatedBy: "\n").filter { $0.hasPrefix("✓") && $0.contains(" done ") }.count
@@ -70,33 +84,28 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func uploadsThreeFilesWithAParameter() throws {
-        let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary)
-        let tmux = try TmuxSession()
-        let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
-
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
-        try tmux.send("2", "n", literally: false)
-        try tmux.send("note=hello", literally: true)
-        try tmux.send("Enter")
-        try tmux.waitFor("the parameter row") { $0.contains("note=hello") }
-        try tmux.send("u", literally: true)
-        let screen = try tmux.waitFor("three done rows") { screen in
-            doneRows(screen) == 3
+        try withThreeSelected { tmux, receiver, sources in
+            try tmux.send("2", "n", literally: false)
+            try tmux.send("note=hello", literally: true)
+            try tmux.send("Enter")
+            try tmux.waitFor("the parameter row") { $0.contains("note=hello") }
+            try tmux.send("u", literally: true)
+            let screen = try tmux.waitFor("three done rows") { screen in
+                doneRows(screen) == 3
+            }
+            for name in ["one.txt", "two.bin", "three 三.txt"] {
+                #expect(screen.contains(name), "\(name) missing from the queue")
+            }
+            #expect(screen.contains("done 3"))
+            #expect(Set(receiver.savedContents()) == Set(sources.files.values))
+            let logged = receiver.logLines.filter { ($0["status"] as? Int) == 200 }
+            #expect(logged.count == 3)
+            for line in logged {
+                let fields = line["fields"] as? [String: [String]]
+                #expect(fields?["note"] == ["hello"])
+            }
+            try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
         }
-        for name in ["one.txt", "two.bin", "three 三.txt"] {
-            #expect(screen.contains(name), "\(name) missing from the queue")
-        }
-        #expect(screen.contains("done 3"))
-        #expect(Set(receiver.savedContents()) == Set(sources.files.values))
-        let logged = receiver.logLines.filter { ($0["status"] as? Int) == 200 }
-        #expect(logged.count == 3)
-        for line in logged {
-            let fields = line["fields"] as? [String: [String]]
-            #expect(fields?["note"] == ["hello"])
-        }
-        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
     }
 
     @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() throws {
@@ -126,6 +135,22 @@ struct InterfaceEndToEndTests {
         }
         try tmux.send("Escape")
         try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+    }
+
+    @Test("the folder shown follows the disk: a new file appears and a renamed one updates without a key, and `a` takes them")
+    func folderChangesShowWithoutAKey() throws {
+        try withThreeSelected { tmux, _, sources in
+            let batch = sources.root.appendingPathComponent("batch")
+            try Data("late".utf8).write(to: batch.appendingPathComponent("arrived-later.txt"))
+            try FileManager.default.moveItem(at: batch.appendingPathComponent("zz-unselected.txt"),
+                                             to: batch.appendingPathComponent("zz-renamed.txt"))
+            try tmux.waitFor("the new and the renamed file") { screen in
+                screen.contains("arrived-later.txt") && screen.contains("zz-renamed.txt") && !screen.contains("zz-unselected.txt")
+            }
+            try tmux.send("a", literally: true)
+            try tmux.waitFor("all five selected") { $0.contains("sel 5") }
+            try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+        }
     }
 
     @Test func survivesResizesMidUpload() throws {

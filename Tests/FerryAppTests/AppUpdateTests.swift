@@ -184,6 +184,16 @@ struct AppUpdateTests {
         #expect(app.screen().lines().joined().contains("X-Api-Key: s3cret"))
     }
 
+    @Test("a masked secret shows the same dots whatever its length")
+    func maskedSecretsDoNotShowTheirLength() {
+        var settings = Self.valid
+        settings.headers = [FormRow(name: "Authorization", value: "Bearer abc"),
+                            FormRow(name: "X-Api-Key", value: "a-much-longer-secret-value")]
+        let form = FormState(settings: settings)
+        #expect(form.displayText(of: .header(0)) == "Authorization: " + FormState.secretMask)
+        #expect(form.displayText(of: .header(1)) == "X-Api-Key: " + FormState.secretMask)
+    }
+
     @Test func deleteRemovesTheRowAndEmptyNewRowsVanish() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("2n")
@@ -196,11 +206,36 @@ struct AppUpdateTests {
         #expect(app.state.form.settings.parameters.isEmpty)
     }
 
-    @Test func methodAndModeToggleWithEnter() {
+    @Test("Enter on Method opens a choice of POST, PUT and PATCH; the footer says what Enter does on each row")
+    func methodIsChosenFromAList() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
-        app.type("2j")
+        app.type("2")
+        #expect(app.screen().lines()[19].hasPrefix("Enter edit"))
+        app.type("j")
+        #expect(app.screen().lines()[19].hasPrefix("Enter choose"), "\(app.screen().lines()[19])")
+        #expect(app.press(.enter).isEmpty)
+        var lines = app.screen().lines()
+        #expect(lines[2].hasPrefix("Method       POST  PUT  PATCH"), "\(lines[2])")
+        #expect(lines[19].hasPrefix("←/→ choose  Enter set  Esc cancel"), "\(lines[19])")
+        app.press(.right)
+        app.press(.escape)
+        #expect(app.state.form.settings.method == "POST", "Esc keeps the method")
+        app.press(.enter)
+        app.press(.right)
+        app.type("l")
         let commands = app.press(.enter)
-        #expect(app.state.form.settings.method == "PUT")
+        #expect(app.state.form.settings.method == "PATCH")
+        #expect(commands == [.saveForm(app.state.form.settings)])
+        lines = app.screen().lines()
+        #expect(lines[2].hasPrefix("Method       PATCH "), "\(lines[2])")
+    }
+
+    @Test func modeSwitchesWithEnterAndTheFooterSaysSo() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("2jjj")
+        #expect(app.screen().lines()[19].hasPrefix("Enter switch"), "\(app.screen().lines()[19])")
+        let commands = app.press(.enter)
+        #expect(app.state.form.settings.mode == .bundle)
         #expect(commands == [.saveForm(app.state.form.settings)])
     }
 
@@ -279,7 +314,7 @@ struct AppUpdateTests {
             app.screen(width: 120, height: 24).lines().map { String($0.reversed().drop { $0 == " " }.reversed()) }
         }
         var lines = screenLines()
-        #expect(lines.contains("Attempts: 3 (automatic retries 2)"))
+        #expect(lines.contains("Attempts: 3, 2 of them automatic retries"))
         #expect(lines.contains("#1 \(time(0)) ✗ \(refused.description) · 300 B in 0.3s · retry after 0.5s"))
         #expect(lines.contains("#2 \(time(60)) ⊘ interrupted: Ferry stopped while sending · 100 B of 300 B"))
         #expect(lines.contains("#3 \(time(120)) ✗ \(lost.description) · 150 B of 300 B in 2.0s"))
@@ -341,6 +376,7 @@ struct AppUpdateTests {
         var app = AppHarness(directories: Self.tree)
         app.type("?")
         #expect(app.state.showsHelp)
+        app.type("G")
         #expect(app.screen().lines().joined().contains("retry failed"))
         app.press(.escape)
         #expect(!app.state.showsHelp)

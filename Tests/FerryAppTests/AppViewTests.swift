@@ -30,8 +30,8 @@ struct AppViewTests {
             "  🚀 launch notes.txt               43 B",
             "",
             "",
-            " → no …rm) sel 1 (259 B) Q0 A0 D0 F0 0% ",
-            "l/→ open  h/← up  / filter  s sort",
+            " → no U…rm) sel 1 (259 B) │ queue empty ",
+            "l/→ open  h/← up  ? help  q quit",
         ])
     }
 
@@ -63,11 +63,11 @@ struct AppViewTests {
             "Retries      3",
             "Param        note=hi",
             "+ parameter  n or Enter adds a parameter (key=value)",
-            "Header       Authorization: ••••••••••",
+            "Header       Authorization: ••••••••",
             "Header       X-Trace: 1",
             "+ header     n or Enter adds a header (Name: value)",
-            " → ftp://example.com/up          sel 0 (0 B) Q0 A0 D0 F0 0% ",
-            "Enter edit  n add row  d delete row  v reveal  u upload",
+            " → ftp://example.com/up           sel 0 (0 B) │ queue empty ",
+            "Enter edit  n add row  d delete  v reveal  ? help  q quit",
         ])
     }
 
@@ -99,7 +99,7 @@ struct AppViewTests {
         #expect(lines[4].contains("done"))
         #expect(lines[5].hasPrefix("· wait 日本.bin"))
         #expect(lines[5].contains("queued"))
-        #expect(lines[10].contains("Q1 A1 D1 F1"))
+        #expect(lines[10].contains("queued 1 active 1 done 1 failed 1"))
     }
 
     @Test("overall progress counts a failed job's bytes as not done, even when its body was sent in full")
@@ -114,7 +114,7 @@ struct AppViewTests {
         let done = UploadJob(id: 2, spec: spec("ok.bin"), state: .succeeded, progress: sent, attempts: 1)
         for job in [failed, done] { app.send(.uploadEventReceived(.queued(job))) }
         let status = app.screen(width: 80, height: 12).lines()[10]
-        #expect(status.contains("D1 F1 50%"), "\(status)")
+        #expect(status.contains("done 1 failed 1 │ 50%"), "\(status)")
     }
 
     @Test func namesThatAreNotUTF8ShowTheirBytesEscapedInTheQueueAndDetails() {

@@ -65,6 +65,23 @@ struct DirectoryReaderTests {
         #expect(collection.unreadableCount == 0)
     }
 
+    @Test("a file this user cannot read is flagged and left out of a folder's files",
+          .enabled(if: getuid() != 0, "root reads a mode-000 file"))
+    func unreadableFileIsFlagged() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-reader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: root + "/locked.txt"))
+        try Data("open".utf8).write(to: URL(fileURLWithPath: root + "/open.txt"))
+        chmod(root + "/locked.txt", 0)
+        let entries = DirectoryReader.read(root).entries
+        #expect(entries.first { $0.name == "locked.txt" }?.problem == "unreadable")
+        #expect(entries.first { $0.name == "open.txt" }?.problem == nil)
+        let collection = DirectoryReader.collectFiles(under: root)
+        #expect(collection.files.map(\.path) == [root + "/open.txt"])
+        #expect(collection.unreadableCount == 1)
+    }
+
     @Test func aMissingDirectoryIsAnErrorNotACrash() {
         let listing = DirectoryReader.read("/nonexistent-\(UUID().uuidString)")
         #expect(listing.entries.isEmpty)

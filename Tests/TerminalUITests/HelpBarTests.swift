@@ -35,3 +35,28 @@ struct HelpBarTests {
         expectLines(render(HelpBar(items: [.init(key: "?", description: ""), .init(key: "x", description: "Cut")]), width: 10, height: 1), ["?  x Cut"])
     }
 }
+
+@Suite("HelpBar on a narrow row")
+struct HelpBarNarrowTests {
+    let bar = HelpBar(items: [
+        .init(key: "Enter", description: "details", priority: .high),
+        .init(key: "x", description: "clear done", shortDescription: "clear", priority: .high),
+        .init(key: "+/-", description: "concurrency", shortDescription: "at once"),
+        .init(key: "Tab", description: "next pane", shortDescription: "pane", priority: .low),
+        .init(key: "?", description: "help", priority: .essential),
+        .init(key: "q", description: "quit", priority: .essential),
+    ])
+
+    @Test func everythingInFullWhenItFits() {
+        expectLines(render(bar, width: 80, height: 1), ["Enter details  x clear done  +/- concurrency  Tab next pane  ? help  q quit"])
+    }
+
+    @Test("short words first, then the least important items, rightmost first; essential items stay")
+    func shortensThenDrops() {
+        expectLines(render(bar, width: 61, height: 1), ["Enter details  x clear  +/- at once  Tab pane  ? help  q quit"])
+        expectLines(render(bar, width: 58, height: 1), ["Enter details  x clear  +/- at once  ? help  q quit"])
+        expectLines(render(bar, width: 50, height: 1), ["Enter details  x clear  ? help  q quit"])
+        expectLines(render(bar, width: 24, height: 1), ["? help  q quit"])
+        expectLines(render(bar, width: 10, height: 1), ["? help"])
+    }
+}

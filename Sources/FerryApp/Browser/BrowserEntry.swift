@@ -28,7 +28,8 @@ public struct BrowserEntry: Hashable, Sendable {
     public var modificationTimeNanoseconds: Int64?
     /// Whether the entry is a symbolic link.
     public var isSymlink: Bool
-    /// Whether a directory cannot be opened (no read or search permission).
+    /// Whether a directory cannot be opened (no read or search permission), or a file cannot
+    /// be read.
     public var isUnreadable: Bool
     /// The lowercased name, for the case-insensitive filter.
     public let foldedName: String
@@ -42,7 +43,7 @@ public struct BrowserEntry: Hashable, Sendable {
     ///   - size: The size in bytes.
     ///   - modificationTimeNanoseconds: The modification time.
     ///   - isSymlink: Whether it is a symbolic link.
-    ///   - isUnreadable: Whether a directory cannot be opened.
+    ///   - isUnreadable: Whether a directory cannot be opened or a file cannot be read.
     public init(name: String, path: String, kind: Kind, size: Int64 = 0, modificationTimeNanoseconds: Int64? = nil,
                 isSymlink: Bool = false, isUnreadable: Bool = false) {
         self.name = name
@@ -78,7 +79,7 @@ public struct BrowserEntry: Hashable, Sendable {
         switch kind {
         case .brokenSymlink: "broken link"
         case .symlinkLoop: "symlink loop"
-        case .directory where isUnreadable: "unreadable"
+        case .directory where isUnreadable, .file where isUnreadable: "unreadable"
         default: nil
         }
     }

@@ -28,6 +28,8 @@ public struct BrowserState: Hashable, Sendable {
     public private(set) var selectionOrder: [String] = []
     /// The sum of the selected files' sizes.
     public private(set) var selectedBytes: Int64 = 0
+    /// How many selected files each directory holds directly, by the directory's path.
+    private var selectedCountByDirectory: [String: Int] = [:]
 
     /// Creates a browser on a directory (not yet read).
     ///
@@ -39,6 +41,14 @@ public struct BrowserState: Hashable, Sendable {
     /// The entry under the cursor, if any.
     public var current: BrowserEntry? {
         scroll.selection.map { entries[visible[$0]] }
+    }
+
+    /// Why no entry is shown, when none is: the folder is empty, the filter matches nothing,
+    /// or every entry is hidden.
+    public var whyNothingShown: String {
+        if entries.isEmpty { return "the folder is empty" }
+        if !filter.isEmpty { return "nothing matches the filter \"\(filter)\" (Esc clears it)" }
+        return "only hidden files here (. shows them)"
     }
 
     /// The entries shown, in order.
@@ -63,8 +73,19 @@ public struct BrowserState: Hashable, Sendable {
             filter = ""
             filterEditor = nil
             scroll.select(0)
+        } else {
+            deselectVanishedFiles()
         }
         refresh(focusing: listing.focusName)
+    }
+
+    /// Deselects the selected files of the folder shown that its entries no longer hold
+    /// (removed or renamed since they were selected).
+    private mutating func deselectVanishedFiles() {
+        guard selectedCountByDirectory[directory] != nil else { return }
+        let present = Set(entries.map(\.path))
+        let vanished = selectionOrder.filter { !present.contains($0) && DirectoryReader.parent(of: $0).directory == directory }
+        deselect(vanished)
     }
 
     /// Sets the filter (from the filter editor).
@@ -94,6 +115,15 @@ public struct BrowserState: Hashable, Sendable {
     /// - Returns: Whether it is selected.
     public func isSelected(_ path: String) -> Bool { selection[path] != nil }
 
+    /// Whether any selected file lies under a folder, at any depth.
+    ///
+    /// - Parameter folder: The folder's path.
+    /// - Returns: Whether the folder holds part of the selection.
+    public func hasSelection(under folder: String) -> Bool {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return selectedCountByDirectory.keys.contains { $0 == folder || $0.hasPrefix(prefix) }
+    }
+
     /// Selects files (already selected ones stay as they are).
     ///
     /// - Parameter files: The files.
@@ -102,6 +132,7 @@ public struct BrowserState: Hashable, Sendable {
             selection[file.path] = file
             selectionOrder.append(file.path)
             selectedBytes += file.size ?? 0
+            selectedCountByDirectory[DirectoryReader.parent(of: file.path).directory, default: 0] += 1
         }
     }
 
@@ -114,6 +145,9 @@ public struct BrowserState: Hashable, Sendable {
             guard let file = selection.removeValue(forKey: path) else { continue }
             selectedBytes -= file.size ?? 0
             removed.insert(path)
+            let directory = DirectoryReader.parent(of: path).directory
+            let remaining = (selectedCountByDirectory[directory] ?? 1) - 1
+            selectedCountByDirectory[directory] = remaining > 0 ? remaining : nil
         }
         if !removed.isEmpty { selectionOrder.removeAll { removed.contains($0) } }
     }
@@ -123,6 +157,7 @@ public struct BrowserState: Hashable, Sendable {
         selection = [:]
         selectionOrder = []
         selectedBytes = 0
+        selectedCountByDirectory = [:]
     }
 
     private mutating func refresh(focusing name: String?) {
@@ -135,6 +170,8 @@ public struct BrowserState: Hashable, Sendable {
             if !showsHidden && entry.isHidden { return false }
             return needle.isEmpty || entry.foldedName.contains(needle)
         }
+        // Folded names as bytes once, not once per comparison.
+        let keys = entries.map { Array($0.foldedName.utf8) }
         indices.sort { lhs, rhs in
             let a = entries[lhs], b = entries[rhs]
             if a.isDirectory != b.isDirectory { return a.isDirectory }
@@ -145,7 +182,8 @@ public struct BrowserState: Hashable, Sendable {
                 return (a.modificationTimeNanoseconds ?? 0) > (b.modificationTimeNanoseconds ?? 0)
             default: break
             }
-            return a.foldedName == b.foldedName ? a.name < b.name : a.foldedName < b.foldedName
+            let order = NaturalOrder.compare(keys[lhs], keys[rhs])
+            return order == 0 ? a.name < b.name : order < 0
         }
         visible = indices
         scroll.setCount(indices.count)

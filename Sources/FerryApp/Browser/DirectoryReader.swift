@@ -42,8 +42,9 @@ public enum DirectoryReader {
         return DirectoryListing(path: path, entries: entries, focusName: focusName)
     }
 
-    /// Walks a directory recursively and returns every regular file under it (symbolic links
-    /// to files included, links to directories not followed).
+    /// Walks a directory recursively and returns every readable regular file under it
+    /// (symbolic links to files included, links to directories not followed), counting the
+    /// folders and files that could not be read.
     ///
     /// - Parameter path: The directory.
     /// - Returns: The files and their total size.
@@ -54,11 +55,13 @@ public enum DirectoryReader {
         while let directory = pending.popLast() {
             let listing = read(directory)
             if listing.error != nil { unreadable += 1 }
-            let sorted = listing.entries.sorted { $0.foldedName < $1.foldedName }
+            let sorted = listing.entries.sorted { NaturalOrder.precedes($0.foldedName, $1.foldedName) }
             for entry in sorted {
                 switch entry.kind {
                 case .directory where !entry.isSymlink:
                     pending.append(entry.path)
+                case .file where entry.isUnreadable:
+                    unreadable += 1
                 case .file:
                     files.append(QueuedFile(path: entry.path, size: entry.size,
                                             modificationTimeNanoseconds: entry.modificationTimeNanoseconds))
@@ -118,8 +121,10 @@ public enum DirectoryReader {
             return BrowserEntry(name: name, path: path, kind: .directory, modificationTimeNanoseconds: nanoseconds(target),
                                 isSymlink: isLink, isUnreadable: !readable)
         }
-        return BrowserEntry(name: name, path: path, kind: mode == S_IFREG ? .file : .other, size: Int64(target.st_size),
-                            modificationTimeNanoseconds: nanoseconds(target), isSymlink: isLink)
+        let isFile = mode == S_IFREG
+        return BrowserEntry(name: name, path: path, kind: isFile ? .file : .other, size: Int64(target.st_size),
+                            modificationTimeNanoseconds: nanoseconds(target), isSymlink: isLink,
+                            isUnreadable: isFile && faccessat(descriptor, cName, R_OK, 0) != 0)
     }
 
     private static func nanoseconds(_ info: stat) -> Int64 {

@@ -8,7 +8,7 @@ public struct FileCollection: Hashable, Sendable {
     public var files: [QueuedFile]
     /// The sum of their sizes.
     public var totalBytes: Int64
-    /// Subdirectories that could not be read, if any.
+    /// Folders and files under the directory that could not be read, if any.
     public var unreadableCount: Int
 
     /// Creates a collection.
@@ -16,7 +16,7 @@ public struct FileCollection: Hashable, Sendable {
     /// - Parameters:
     ///   - directory: The directory that was walked.
     ///   - files: The files found.
-    ///   - unreadableCount: Subdirectories that could not be read.
+    ///   - unreadableCount: Folders and files that could not be read.
     public init(directory: String, files: [QueuedFile], unreadableCount: Int = 0) {
         self.directory = directory
         self.files = files

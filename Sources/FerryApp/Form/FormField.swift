@@ -2,7 +2,7 @@
 public enum FormField: Hashable, Sendable {
     /// The target URL.
     case url
-    /// POST or PUT.
+    /// The HTTP method, chosen from POST, PUT and PATCH.
     case method
     /// The file field name.
     case fileField

@@ -2,7 +2,7 @@
 public struct FormSettings: Hashable, Sendable, Codable {
     /// The URL uploads go to.
     public var url: String
-    /// `POST` or `PUT`.
+    /// The HTTP method (`POST`, `PUT`, `PATCH`).
     public var method: String
     /// The field name files are sent under.
     public var fileField: String
@@ -21,7 +21,7 @@ public struct FormSettings: Hashable, Sendable, Codable {
     ///
     /// - Parameters:
     ///   - url: The URL.
-    ///   - method: `POST` or `PUT`.
+    ///   - method: The HTTP method.
     ///   - fileField: The file field name.
     ///   - mode: One request per file, or all in one.
     ///   - concurrency: Uploads at once.

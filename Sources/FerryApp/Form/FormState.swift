@@ -11,6 +11,9 @@ public struct FormState: Hashable, Sendable {
     public var scroll = ListScroll()
     /// The row being edited, if any.
     public var editing: FormEditing?
+    /// The highlighted option while the Method row's choice is open (an index into
+    /// ``methodOptions``); `nil` when it is closed.
+    public var methodChoice: Int?
     /// Whether masked header values are shown in clear (`v`).
     public var revealsSecrets = false
     /// Text typed into Concurrency or Retries that is not a number in range: shown and flagged
@@ -23,6 +26,19 @@ public struct FormState: Hashable, Sendable {
     public init(settings: FormSettings) {
         self.settings = settings
         scroll.setCount(fields.count)
+    }
+
+    /// What a masked secret shows instead of its value: always the same width, so the mask
+    /// does not tell the secret's length.
+    public static let secretMask = "••••••••"
+
+    /// The methods the Method row offers.
+    public static let standardMethods = ["POST", "PUT", "PATCH"]
+
+    /// The Method row's options: the standard methods, and the current one if it is another
+    /// (a saved form is not checked against the list).
+    public var methodOptions: [String] {
+        Self.standardMethods.contains(settings.method) ? Self.standardMethods : Self.standardMethods + [settings.method]
     }
 
     /// The rows of the form, in order.
@@ -63,8 +79,7 @@ public struct FormState: Hashable, Sendable {
     /// - Returns: The text to show.
     public func displayText(of field: FormField) -> String {
         if case .header(let index) = field, !revealsSecrets, settings.headers[index].isSecretHeader {
-            let row = settings.headers[index]
-            return row.name + ": " + String(repeating: "•", count: min(12, max(4, row.value.count)))
+            return settings.headers[index].name + ": " + Self.secretMask
         }
         return text(of: field)
     }
@@ -86,9 +101,8 @@ public struct FormState: Hashable, Sendable {
     public mutating func commit(_ text: String, to field: FormField) {
         switch field {
         case .url: settings.url = text.trimmingSpaces
-        case .method: settings.method = text.trimmingSpaces.uppercased()
         case .fileField: settings.fileField = text
-        case .mode, .newParameter, .newHeader: break
+        case .method, .mode, .newParameter, .newHeader: break
         case .concurrency:
             if let value = Int(text.trimmingSpaces), (1...64).contains(value) {
                 settings.concurrency = value

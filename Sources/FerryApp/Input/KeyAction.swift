@@ -32,6 +32,8 @@ public enum KeyAction: Hashable, Sendable {
     case parent
     /// Go to the home directory.
     case home
+    /// Read the folder shown again.
+    case refresh
     /// Start typing a filter.
     case filter
     /// Show or hide dot files.

@@ -24,6 +24,14 @@ public enum KeyBindings {
         all.filter { ($0.pane == pane || $0.pane == nil) && $0.showsInHelpBar }
     }
 
+    /// Whether an action only moves the cursor (the same keys in every list).
+    ///
+    /// - Parameter action: The action.
+    /// - Returns: Whether it is a movement.
+    public static func isMovement(_ action: KeyAction) -> Bool {
+        movement.contains { $0.action == action }
+    }
+
     private static func key(_ key: Key) -> KeyEvent { .key(key) }
     private static func char(_ character: Character) -> KeyEvent { .key(.character(character)) }
 
@@ -42,19 +50,20 @@ public enum KeyBindings {
 
     private static let files: [KeyBinding] = moves(in: .files) + [
         KeyBinding([char("l"), key(.enter), key(.right)], "l/→", "open", pane: .files, action: .open,
-                   whyDisabled: { state in
-                       guard let entry = state.browser.current else { return "the folder is empty" }
+                   helpBarPriority: .high, whyDisabled: { state in
+                       guard let entry = state.browser.current else { return state.browser.whyNothingShown }
                        if entry.isUnreadable { return "\(entry.name) cannot be opened" }
                        return entry.isDirectory ? nil : "not a folder"
                    }),
-        KeyBinding([char("h"), key(.backspace), key(.left)], "h/←", "up", pane: .files, action: .parent),
+        KeyBinding([char("h"), key(.backspace), key(.left)], "h/←", "up", pane: .files, action: .parent, helpBarPriority: .high),
         KeyBinding([char("~")], "~", "home", pane: .files, action: .home, showsInHelpBar: false),
-        KeyBinding([char("/")], "/", "filter", pane: .files, action: .filter),
+        KeyBinding([char("/")], "/", "filter", pane: .files, action: .filter, helpBarPriority: .high),
+        KeyBinding([char("r")], "r", "refresh", pane: .files, action: .refresh, helpBarPriority: .low),
         KeyBinding([char(".")], ".", "hidden", pane: .files, action: .toggleHidden, showsInHelpBar: false),
-        KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort),
+        KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort, helpBarPriority: .low),
         KeyBinding([char(" ")], "Space", "select", pane: .files, action: .toggleSelection,
-                   whyDisabled: { state in
-                       guard let entry = state.browser.current else { return "the folder is empty" }
+                   helpBarPriority: .high, whyDisabled: { state in
+                       guard let entry = state.browser.current else { return state.browser.whyNothingShown }
                        if let problem = entry.problem { return "\(entry.name): \(problem)" }
                        return entry.kind == .other ? "not a regular file" : nil
                    }),
@@ -65,9 +74,17 @@ public enum KeyBindings {
     ]
 
     private static let form: [KeyBinding] = moves(in: .form) + [
-        KeyBinding([key(.enter)], "Enter", "edit", pane: .form, action: .edit),
+        KeyBinding([key(.enter)], "Enter", "edit or choose", pane: .form, action: .edit, helpBarPriority: .high,
+                   liveDescription: { state in
+                       switch state.form.currentField {
+                       case .method: "choose"
+                       case .mode: "switch"
+                       case .newParameter, .newHeader: "add"
+                       default: "edit"
+                       }
+                   }),
         KeyBinding([char("n")], "n", "add row", pane: .form, action: .addRow),
-        KeyBinding([char("d")], "d", "delete row", pane: .form, action: .deleteRow,
+        KeyBinding([char("d")], "d", "delete row", short: "delete", pane: .form, action: .deleteRow,
                    whyDisabled: { state in
                        switch state.form.currentField {
                        case .parameter, .header: nil
@@ -79,9 +96,9 @@ public enum KeyBindings {
 
     private static let queue: [KeyBinding] = moves(in: .queue) + [
         KeyBinding([key(.enter)], "Enter", "details", pane: .queue, action: .details,
-                   whyDisabled: { $0.queue.current == nil ? "the queue is empty" : nil }),
+                   helpBarPriority: .high, whyDisabled: { $0.queue.current == nil ? "the queue is empty" : nil }),
         KeyBinding([char("r")], "r", "retry", pane: .queue, action: .retry,
-                   whyDisabled: { state in
+                   helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state == .failed || job.state == .cancelled
                            ? nil : "only failed or cancelled jobs can be retried"
@@ -89,21 +106,25 @@ public enum KeyBindings {
         KeyBinding([char("R")], "R", "retry failed", pane: .queue, action: .retryAllFailed,
                    whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
         KeyBinding([char("c")], "c", "cancel", pane: .queue, action: .cancel,
-                   whyDisabled: { state in
+                   helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state.isFinished ? "the job has finished" : nil
                    }),
         KeyBinding([char("C")], "C", "cancel all", pane: .queue, action: .cancelAll,
                    whyDisabled: { $0.queue.hasActiveJobs ? nil : "nothing to cancel" }),
-        KeyBinding([char("p")], "p", "pause", pane: .queue, action: .togglePause),
+        KeyBinding([char("p")], "p", "pause or resume", pane: .queue, action: .togglePause, helpBarPriority: .high,
+                   liveDescription: { $0.queue.isPaused ? "resume" : "pause" }),
         KeyBinding([char("d")], "d", "remove", pane: .queue, action: .remove,
-                   whyDisabled: { state in
+                   helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state == .uploading ? "cancel the upload first" : nil
                    }),
-        KeyBinding([char("x")], "x", "clear done", pane: .queue, action: .clearFinished),
-        KeyBinding([char("+"), char("=")], "+/-", "concurrency", pane: .queue, action: .moreConcurrency),
-        KeyBinding([char("-")], "-", "less concurrency", pane: .queue, action: .lessConcurrency, showsInHelpBar: false),
+        KeyBinding([char("x")], "x", "clear done", short: "clear", pane: .queue, action: .clearFinished,
+                   helpBarPriority: .high),
+        KeyBinding([char("+"), char("=")], "+/-", "more/fewer at once", short: "at once", pane: .queue,
+                   action: .moreConcurrency),
+        KeyBinding([char("-")], "-", "fewer at once", pane: .queue, action: .lessConcurrency, showsInHelpBar: false,
+                   isListedInHelpScreen: false),
     ]
 
     private static let global: [KeyBinding] = [
@@ -112,13 +133,14 @@ public enum KeyBindings {
                        if state.browser.selection.isEmpty { return "nothing selected" }
                        return state.form.blockingReason
                    }),
-        KeyBinding([key(.tab)], "Tab", "pane", pane: nil, action: .nextPane),
+        KeyBinding([key(.tab)], "Tab", "next pane", short: "pane", pane: nil, action: .nextPane,
+                   helpBarPriority: .low),
         KeyBinding([key(.backTab)], "Shift-Tab", "previous pane", pane: nil, action: .previousPane, showsInHelpBar: false),
         KeyBinding([char("1")], "1", "files", pane: nil, action: .focus(.files), showsInHelpBar: false),
         KeyBinding([char("2")], "2", "form", pane: nil, action: .focus(.form), showsInHelpBar: false),
         KeyBinding([char("3")], "3", "queue", pane: nil, action: .focus(.queue), showsInHelpBar: false),
-        KeyBinding([char("?")], "?", "help", pane: nil, action: .showHelp),
-        KeyBinding([char("q")], "q", "quit", pane: nil, action: .quit),
+        KeyBinding([char("?")], "?", "help", pane: nil, action: .showHelp, helpBarPriority: .essential),
+        KeyBinding([char("q")], "q", "quit", pane: nil, action: .quit, helpBarPriority: .essential),
         KeyBinding([key(.ctrl("c"))], "Ctrl-C", "quit now", pane: nil, action: .forceQuit, showsInHelpBar: false),
     ]
 }

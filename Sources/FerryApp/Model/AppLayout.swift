@@ -32,6 +32,9 @@ public struct AppLayout: Hashable, Sendable {
         self.help = help
     }
 
+    /// The area the `?` help screen covers: everything above the help bar.
+    public var helpScreen: Rect { Rect(x: 0, y: 0, width: size.width, height: help.y) }
+
     /// Whether the screen is large enough.
     public var fits: Bool { size.contains(AppLayout.minimumSize) }
 

@@ -4,12 +4,18 @@ import Uploading
 /// Something that happened, fed into ``AppState/update(_:)``: past-tense facts from the
 /// terminal, the file system and the upload engine.
 public enum AppMessage: Hashable, Sendable {
+    /// The scheduler's monotonic clock read this instant (the runtime sends it about ten
+    /// times a second while uploads run): retry countdowns and stalled transfers count from it.
+    case clockTicked(SchedulerInstant)
     /// A key was pressed.
     case keyPressed(KeyEvent)
     /// The terminal changed size.
     case resized(Size)
     /// A directory was read (after ``AppCommand/loadDirectory(_:focusName:)``).
     case directoryLoaded(DirectoryListing)
+    /// A folder the runtime watches changed on disk (an entry was added, removed, renamed or
+    /// written).
+    case directoryChanged(String)
     /// The files under a directory were collected (after ``AppCommand/collectFiles(_:)``).
     case filesCollected(FileCollection)
     /// The upload engine reported an event.

@@ -11,7 +11,9 @@ extension AppState {
         case .nextPane: focus = focus.next
         case .previousPane: focus = focus.previous
         case .focus(let pane): focus = pane
-        case .showHelp: showsHelp = true
+        case .showHelp:
+            showsHelp = true
+            helpScroll = 0
         case .quit:
             let active = queue.summary.queued + queue.summary.uploading
             guard active == 0 else {
@@ -27,7 +29,7 @@ extension AppState {
             return queueSelection()
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             move(action)
-        case .open, .parent, .home, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
+        case .open, .parent, .home, .refresh, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
             return browse(action)
         case .edit, .addRow, .deleteRow, .reveal:
             return editForm(action)
@@ -70,21 +72,32 @@ extension AppState {
         }
     }
 
+    /// Moves the help screen by a line, a page or to an end, within its length.
+    mutating func scrollHelp(_ action: KeyAction) {
+        let area = AppLayout(size: size).helpScreen.size
+        helpScroll = Self.scrolled(helpScroll, by: action, limit: HelpScreen.maximumScroll(in: area),
+                                   page: max(1, area.height - 3))
+    }
+
+    /// An offset moved by a line, a page or to an end, within `0...limit`.
+    private static func scrolled(_ offset: Int, by action: KeyAction, limit: Int, page: Int) -> Int {
+        let current = min(offset, limit)
+        switch action {
+        case .up: return max(0, current - 1)
+        case .down: return min(limit, current + 1)
+        case .pageUp: return max(0, current - page)
+        case .pageDown: return min(limit, current + page)
+        case .top: return 0
+        case .bottom: return limit
+        default: return current
+        }
+    }
+
     /// Moves the open details view by a line, a page or to an end, within its length.
     private mutating func scrollDetails(of job: UploadJob, _ action: KeyAction) {
         let area = AppLayout(size: size).body.size
         let limit = JobDetails.maximumScroll(of: job, in: area)
-        let page = max(1, area.height - 1)
-        let current = min(queue.detailsScroll, limit)
-        switch action {
-        case .up: queue.detailsScroll = max(0, current - 1)
-        case .down: queue.detailsScroll = min(limit, current + 1)
-        case .pageUp: queue.detailsScroll = max(0, current - page)
-        case .pageDown: queue.detailsScroll = min(limit, current + page)
-        case .top: queue.detailsScroll = 0
-        case .bottom: queue.detailsScroll = limit
-        default: break
-        }
+        queue.detailsScroll = Self.scrolled(queue.detailsScroll, by: action, limit: limit, page: max(1, area.height - 1))
     }
 
     private mutating func browse(_ action: KeyAction) -> [AppCommand] {
@@ -98,6 +111,8 @@ extension AppState {
             return [.loadDirectory(directory, focusName: name.displayablePath)]
         case .home:
             return [.loadDirectory(homeDirectory, focusName: nil)]
+        case .refresh:
+            return reloadDirectory()
         case .filter:
             browser.filterEditor = LineEditor(text: browser.filter)
             browser.filterEditor?.moveToEnd()
@@ -107,11 +122,11 @@ extension AppState {
             browser.cycleSort()
         case .toggleSelection:
             guard let entry = browser.current else { return [] }
+            browser.scroll.moveDown()
             if entry.isDirectory { return [.collectFiles(entry.path)] }
             if let file = entry.queuedFile {
                 if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
             }
-            browser.scroll.moveDown()
         case .selectAll:
             let files = browser.shownEntries.compactMap(\.queuedFile)
             if files.allSatisfy({ browser.isSelected($0.path) }) {
@@ -125,6 +140,11 @@ extension AppState {
         return []
     }
 
+    /// Reads the folder shown again, keeping the cursor on its entry.
+    func reloadDirectory() -> [AppCommand] {
+        [.loadDirectory(browser.directory, focusName: browser.current?.name)]
+    }
+
     private mutating func editForm(_ action: KeyAction) -> [AppCommand] {
         let field = form.currentField
         let before = form.settings
@@ -132,7 +152,7 @@ extension AppState {
         case .edit:
             switch field {
             case .method:
-                form.settings.method = form.settings.method == "POST" ? "PUT" : "POST"
+                form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
             case .mode:
                 form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
             case .newParameter, .newHeader:

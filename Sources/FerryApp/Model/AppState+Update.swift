@@ -12,12 +12,17 @@ extension AppState {
             self.size = size
             applyLayout()
             return []
+        case .clockTicked(let instant):
+            now = instant
+            return []
         case .keyPressed(let event):
             notice = nil
             return handleKey(event)
         case .directoryLoaded(let listing):
             browser.load(listing)
             return []
+        case .directoryChanged(let path):
+            return path == browser.directory ? reloadDirectory() : []
         case .filesCollected(let collection):
             return collected(collection)
         case .uploadEventReceived(let event):
@@ -49,7 +54,7 @@ extension AppState {
         case .idle:
             break
         default:
-            if let job = event.job { queue.upsert(job) }
+            if let job = event.job { queue.upsert(job, at: now) }
         }
     }
 
@@ -63,11 +68,14 @@ extension AppState {
         if showsHelp {
             if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
                 showsHelp = false
+            } else if let binding = KeyBindings.binding(for: event, in: .files), KeyBindings.isMovement(binding.action) {
+                scrollHelp(binding.action)
             }
             return []
         }
         if browser.filterEditor != nil, focus == .files { return editFilter(with: event) }
         if form.editing != nil, focus == .form { return editForm(with: event) }
+        if form.methodChoice != nil, focus == .form { return chooseMethod(with: event) }
         if focus == .queue, queue.detailsJobID != nil, event == .key(.escape) {
             queue.detailsJobID = nil
             return []
@@ -111,7 +119,8 @@ extension AppState {
             return []
         }
         if collection.unreadableCount > 0 {
-            notice = "\(collection.unreadableCount) folder(s) under \(collection.directory.displayablePath) could not be read"
+            notice = "\(collection.unreadableCount) folder(s) or file(s) under \(collection.directory.displayablePath) "
+                + "could not be read"
         }
         if collection.files.isEmpty {
             notice = "no files under \(collection.directory.displayablePath)"
@@ -155,6 +164,29 @@ extension AppState {
             if editing.editor.handle(event) { form.editing = editing }
             return []
         }
+    }
+
+    /// Moves through the Method row's options, sets the highlighted one (Enter) or closes
+    /// the choice without a change (Esc).
+    private mutating func chooseMethod(with event: KeyEvent) -> [AppCommand] {
+        guard let index = form.methodChoice else { return [] }
+        let last = form.methodOptions.count - 1
+        switch event {
+        case .key(.left), .key(.up), .key(.character("h")), .key(.character("k")):
+            form.methodChoice = max(0, index - 1)
+        case .key(.right), .key(.down), .key(.character("l")), .key(.character("j")):
+            form.methodChoice = min(last, index + 1)
+        case .key(.enter):
+            form.methodChoice = nil
+            let before = form.settings
+            form.settings.method = form.methodOptions[min(index, last)]
+            return commands(afterFormChangeFrom: before)
+        case .key(.escape):
+            form.methodChoice = nil
+        default:
+            break
+        }
+        return []
     }
 
     /// The commands a changed form needs: save it, and apply a new concurrency live.

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalUI
+import Uploading
 
 /// The whole state of the interactive interface, in the Elm style: changed only by
 /// ``update(_:)``, drawn by ``AppView/render(_:size:)``.
@@ -16,6 +17,8 @@ public struct AppState: Hashable, Sendable {
     public var size: Size
     /// Whether the `?` help screen is open.
     public var showsHelp = false
+    /// Rows of the help screen scrolled past (when it is taller than the screen).
+    public var helpScroll = 0
     /// The question waiting for `y`/`n`, if any.
     public var confirmation: Confirmation?
     /// A one-off message for the status line (cleared by the next key).
@@ -24,6 +27,8 @@ public struct AppState: Hashable, Sendable {
     public var homeDirectory: String
     /// The time zone modification times are shown in.
     public var timeZone: TimeZone
+    /// The latest reading of the upload scheduler's monotonic clock, if any yet.
+    public var now: SchedulerInstant?
     /// Whether the interface has decided to quit.
     public var isQuitting = false
 

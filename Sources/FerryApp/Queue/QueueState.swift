@@ -18,6 +18,8 @@ public struct QueueState: Hashable, Sendable {
     public var isPaused = false
     /// The last error the journal reported, if any.
     public var journalError: String?
+    /// When the jobs in flight last moved a byte.
+    public private(set) var progressWatch = ProgressWatch()
 
     /// Creates an empty queue.
     public init() {}
@@ -35,8 +37,11 @@ public struct QueueState: Hashable, Sendable {
 
     /// Records a job as the latest event describes it (appending new jobs).
     ///
-    /// - Parameter job: The job.
-    public mutating func upsert(_ job: UploadJob) {
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - now: The clock's latest reading, to time its progress.
+    public mutating func upsert(_ job: UploadJob, at now: SchedulerInstant? = nil) {
+        progressWatch.record(job, at: now)
         if let old = jobs[job.id] {
             account(old, sign: -1)
         } else {
@@ -62,6 +67,7 @@ public struct QueueState: Hashable, Sendable {
     /// - Parameter id: The job.
     public mutating func remove(_ id: UploadJobID) {
         guard let old = jobs.removeValue(forKey: id) else { return }
+        progressWatch.forget(id)
         account(old, sign: -1)
         order.removeAll { $0 == id }
         scroll.setCount(order.count)

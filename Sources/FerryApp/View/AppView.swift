@@ -22,10 +22,10 @@ public enum AppView {
         case .form: FormPane(state: state).render(in: layout.body, buffer: &buffer)
         case .queue: QueuePane(state: state).render(in: layout.body, buffer: &buffer)
         }
-        renderStatus(state, in: layout.status, buffer: &buffer)
+        StatusLine(state: state).render(in: layout.status, buffer: &buffer)
         renderHelpBar(state, in: layout.help, buffer: &buffer)
         if state.showsHelp {
-            HelpScreen(state: state).render(in: Rect(x: 0, y: 0, width: size.width, height: layout.help.y), buffer: &buffer)
+            HelpScreen(state: state).render(in: layout.helpScreen, buffer: &buffer)
         }
         if let confirmation = state.confirmation {
             dialog(for: confirmation).render(in: buffer.area, buffer: &buffer)
@@ -47,34 +47,6 @@ public enum AppView {
         }
     }
 
-    private static func renderStatus(_ state: AppState, in row: Rect, buffer: inout CellBuffer) {
-        buffer.fill(row, style: Theme.status)
-        let summary = state.queue.summary
-        let selection = "sel \(state.browser.selection.count) (\(HumanFormat.bytes(state.browser.selectedBytes)))"
-        let fraction = summary.totalBytes > 0 ? Double(summary.bytesSent) / Double(summary.totalBytes) : 0
-        let counts: String
-        if row.width >= 100 {
-            counts = "\(selection) │ queued \(summary.queued) active \(summary.uploading) done \(summary.succeeded) "
-                + "failed \(summary.failed) │ \(HumanFormat.percent(fraction))"
-        } else {
-            counts = "\(selection) Q\(summary.queued) A\(summary.uploading) D\(summary.succeeded) "
-                + "F\(summary.failed) \(HumanFormat.percent(fraction))"
-        }
-        let right = (state.queue.isPaused ? "PAUSED " : "") + counts + " "
-        let rightWidth = min(DisplayWidth.of(right), row.width)
-        buffer.put(DisplayWidth.fit(right, width: rightWidth, alignment: .right),
-                   at: Point(x: row.maxX - rightWidth, y: row.y), style: Theme.status)
-        let leftWidth = max(0, row.width - rightWidth - 1)
-        if let notice = state.notice {
-            buffer.put(" " + DisplayWidth.fit(notice, width: max(0, leftWidth - 1)), at: row.origin,
-                       style: Theme.status.patched(with: Style(bold: true)))
-        } else {
-            let url = state.form.settings.url.isEmpty ? "no URL (set it in the Form)" : state.form.settings.url
-            buffer.put(" → " + DisplayWidth.truncateMiddle(url, toWidth: max(0, leftWidth - 3)), at: row.origin,
-                       style: Theme.status)
-        }
-    }
-
     private static func renderHelpBar(_ state: AppState, in row: Rect, buffer: inout CellBuffer) {
         let items: [HelpBar.Item]
         if state.browser.filterEditor != nil && state.focus == .files {
@@ -82,12 +54,13 @@ public enum AppView {
         } else if state.form.editing != nil && state.focus == .form {
             items = [HelpBar.Item(key: "Enter", description: "save"), HelpBar.Item(key: "Esc", description: "cancel"),
                      HelpBar.Item(key: "Ctrl-U", description: "clear to start")]
+        } else if state.form.methodChoice != nil && state.focus == .form {
+            items = [HelpBar.Item(key: "←/→", description: "choose"), HelpBar.Item(key: "Enter", description: "set"),
+                     HelpBar.Item(key: "Esc", description: "cancel")]
         } else if state.confirmation != nil {
             items = [HelpBar.Item(key: "y", description: "yes"), HelpBar.Item(key: "n", description: "no")]
         } else {
-            items = KeyBindings.helpBar(for: state.focus).map {
-                HelpBar.Item(key: $0.label, description: $0.description, isEnabled: $0.whyDisabled(state) == nil)
-            }
+            items = KeyBindings.helpBar(for: state.focus).map { $0.helpBarItem(in: state) }
         }
         HelpBar(items: items).render(in: row, buffer: &buffer)
     }

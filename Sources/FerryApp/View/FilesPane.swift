@@ -13,7 +13,9 @@ struct FilesPane: Widget {
         renderHeader(in: header, buffer: &buffer)
         let scroll = browser.scroll.fitted(viewportHeight: list.height, count: browser.visible.count)
         if browser.visible.isEmpty {
-            let text = browser.entries.isEmpty ? "(empty folder)" : "(nothing matches)"
+            // A folder that could not be opened at start has no entries: the header says why.
+            let text = browser.error != nil && browser.entries.isEmpty
+                ? "h/← opens the parent folder, ~ your home" : "(\(browser.whyNothingShown))"
             buffer.put(text, at: list.origin, style: Theme.dim, maxWidth: list.width)
             return
         }
@@ -25,7 +27,7 @@ struct FilesPane: Widget {
             let entry = browser.entries[browser.visible[index]]
             let y = list.y + row
             let isCursor = index == scroll.cursor
-            let selected = browser.isSelected(entry.path)
+            let selected = entry.isDirectory ? browser.hasSelection(under: entry.path) : browser.isSelected(entry.path)
             var nameStyle: Style = entry.isDirectory ? Theme.directory : (selected ? Theme.selected : .plain)
             if entry.problem != nil { nameStyle = Theme.error }
             buffer.put(selected ? "✓ " : "  ", at: Point(x: list.x, y: y), style: Theme.selected)

@@ -24,6 +24,15 @@ struct FormPane: Widget {
                     .render(in: valueArea, buffer: &buffer)
                 continue
             }
+            if field == .method, let choice = form.methodChoice {
+                var x = valueArea.x
+                for (position, option) in form.methodOptions.enumerated() {
+                    x += buffer.put((position > 0 ? "  " : ""), at: Point(x: x, y: line.y), maxWidth: valueArea.maxX - x)
+                    x += buffer.put(option, at: Point(x: x, y: line.y), style: position == choice ? Theme.cursor : .plain,
+                                    maxWidth: valueArea.maxX - x)
+                }
+                continue
+            }
             var used = buffer.put(form.displayText(of: field), at: valueArea.origin,
                                   style: isNewRow ? Theme.dim : .plain, maxWidth: valueArea.width)
             if let error = form.error(of: field) {

@@ -1,40 +1,117 @@
 import TerminalUI
 
-/// The `?` help screen: every binding of the key-binding table, by pane, flowed into columns
-/// (a key that does the same in every list is listed once).
+/// The `?` help screen: every binding of the key-binding table once, in sections (everywhere,
+/// moving in lists, then each pane). Sections are packed into as many columns as the width
+/// holds, never split across two; when they do not fit the height the screen scrolls.
 struct HelpScreen: Widget {
-    /// The state, for the bindings' enabled state.
+    /// The state, for the bindings' enabled state and the scroll offset.
     let state: AppState
+
+    /// Columns between two columns of sections.
+    private static let gap = 3
 
     func render(in area: Rect, buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
         Clear().render(in: area, buffer: &buffer)
-        let block = Block(title: TextLine(" Keys — Esc or ? closes ", style: Theme.heading))
-        block.render(in: area, buffer: &buffer)
-        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
+        let inner = Self.inner(of: area)
+        let layout = Self.layout(in: inner.size)
+        let scroll = min(max(0, state.helpScroll), max(0, layout.height - inner.height))
+        let hint = layout.height > inner.height ? " Keys — ↑↓ scroll, Esc closes " : " Keys — Esc or ? closes "
+        Block(title: TextLine(hint, style: Theme.heading)).render(in: area, buffer: &buffer)
         guard !inner.isEmpty else { return }
-        let sections: [(String, Pane?)] = [("Everywhere", nil), ("Files", .files), ("Form", .form), ("Queue", .queue)]
-        var lines: [TextLine] = []
-        var shown = Set<String>()
-        for (title, pane) in sections {
-            lines.append(TextLine(title, style: Theme.heading))
-            for binding in KeyBindings.all where binding.pane == pane {
-                // Movement keys are the same in every list: list them once.
-                guard shown.insert(binding.label + binding.description).inserted else { continue }
-                let style = binding.whyDisabled(state) == nil ? Style.plain : Theme.dim
-                lines.append(TextLine([Span(DisplayWidth.pad(binding.label, toWidth: 10), style: Theme.heading.patched(with: style)),
-                                       Span(binding.description, style: style)]))
+        for (position, indices) in layout.columns.enumerated() {
+            let x = inner.x + position * (layout.columnWidth + Self.gap)
+            let column = indices.enumerated().flatMap { position, index in
+                (position > 0 ? [TextLine("")] : []) + lines(of: Self.sections[index], labelWidth: layout.labelWidth)
+            }
+            for (row, line) in column.enumerated() where row >= scroll && row - scroll < inner.height {
+                line.render(in: Rect(x: x, y: inner.y + row - scroll, width: min(layout.columnWidth, inner.maxX - x), height: 1),
+                            buffer: &buffer)
             }
         }
-        let columnWidth = 26
-        let columns = max(1, inner.width / columnWidth)
-        for (index, line) in lines.enumerated() {
-            let column = index / max(1, inner.height)
-            guard column < columns else { break }
-            let row = index % max(1, inner.height)
-            line.render(in: Rect(x: inner.x + column * columnWidth, y: inner.y + row,
-                                 width: min(columnWidth - 1, inner.maxX - inner.x - column * columnWidth), height: 1),
-                        buffer: &buffer)
+    }
+
+    /// The largest useful scroll offset of the help screen in an area.
+    ///
+    /// - Parameter area: The size of the area the screen covers.
+    /// - Returns: How many rows can be scrolled past with the last one still on screen.
+    static func maximumScroll(in area: Size) -> Int {
+        let inner = inner(of: Rect(origin: .zero, size: area))
+        return max(0, layout(in: inner.size).height - inner.height)
+    }
+
+    private static func inner(of area: Rect) -> Rect {
+        Block().inner(area).inset(horizontal: 1, vertical: 0)
+    }
+
+    /// One section: a heading and its bindings.
+    private struct Section: Sendable {
+        var title: String
+        var bindings: [KeyBinding]
+        /// Rows it takes: the heading and one per binding.
+        var height: Int { bindings.count + 1 }
+    }
+
+    /// The sections, each binding once; movement keys (the same in every list) in their own.
+    private static let sections: [Section] = {
+        let listed = KeyBindings.all.filter(\.isListedInHelpScreen)
+        let moves = listed.filter { $0.pane == .files && KeyBindings.isMovement($0.action) }
+        var sections = [Section(title: "Everywhere", bindings: listed.filter { $0.pane == nil }),
+                        Section(title: "Moving in lists", bindings: moves)]
+        for pane in Pane.allCases {
+            sections.append(Section(title: pane.title,
+                                    bindings: listed.filter { $0.pane == pane && !KeyBindings.isMovement($0.action) }))
+        }
+        return sections
+    }()
+
+    /// Sections packed into columns: the section indices of each column, the widths, and the
+    /// rows the tallest column takes.
+    private struct Layout {
+        var columns: [[Int]]
+        var labelWidth: Int
+        var columnWidth: Int
+        var height: Int
+    }
+
+    private static func layout(in area: Size) -> Layout {
+        let bindings = sections.flatMap(\.bindings)
+        let labelWidth = (bindings.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
+        let descriptionWidth = bindings.map { DisplayWidth.of($0.description) }.max() ?? 0
+        let columnWidth = max(labelWidth + descriptionWidth, sections.map { DisplayWidth.of($0.title) }.max() ?? 0)
+        let columnCount = max(1, (area.width + gap) / (columnWidth + gap))
+        let heights = sections.map(\.height)
+        // The shortest height at which the sections, in order and whole, need at most the
+        // columns there are.
+        var height = heights.max() ?? 0
+        while packing(heights, intoHeight: height).count > columnCount { height += 1 }
+        let columns = packing(heights, intoHeight: height)
+        let used = columns.map { column in column.reduce(-1) { $0 + 1 + heights[$1] } }.max() ?? 0
+        return Layout(columns: columns, labelWidth: labelWidth, columnWidth: columnWidth, height: used)
+    }
+
+    /// Sections (by height) packed greedily in order into columns of at most `height` rows, a
+    /// blank row between two sections of a column.
+    private static func packing(_ heights: [Int], intoHeight height: Int) -> [[Int]] {
+        var columns: [[Int]] = []
+        var used = 0
+        for (index, sectionHeight) in heights.enumerated() {
+            if let last = columns.indices.last, used + 1 + sectionHeight <= height {
+                columns[last].append(index)
+                used += 1 + sectionHeight
+            } else {
+                columns.append([index])
+                used = sectionHeight
+            }
+        }
+        return columns
+    }
+
+    private func lines(of section: Section, labelWidth: Int) -> [TextLine] {
+        [TextLine(section.title, style: Theme.heading)] + section.bindings.map { binding in
+            let style = binding.whyDisabled(state) == nil ? Style.plain : Theme.dim
+            return TextLine([Span(DisplayWidth.pad(binding.label, toWidth: labelWidth), style: Theme.heading.patched(with: style)),
+                             Span(binding.description, style: style)])
         }
     }
 }

@@ -44,7 +44,8 @@ struct JobDetails: Widget {
         for file in spec.files {
             lines.append(TextLine("File: \(file.path.displayablePath) (\(HumanFormat.bytes(file.size ?? 0)))"))
         }
-        lines.append(TextLine("Request: \(spec.method) \(spec.url)"))
+        let body = job.progress.totalBytes.map { " · body \(HumanFormat.bytes($0))" } ?? ""
+        lines.append(TextLine("Request: \(spec.method) \(spec.url)\(body)"))
         for file in spec.files {
             let name = file.path.displayableLastComponent
             lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",
@@ -54,7 +55,7 @@ struct JobDetails: Widget {
             lines.append(TextLine("Param: \(field.name)=\(field.value)", style: Theme.dim))
         }
         for header in spec.headers {
-            let value = FormRow(name: header.name, value: header.value).isSecretHeader ? "••••" : header.value
+            let value = FormRow(name: header.name, value: header.value).isSecretHeader ? FormState.secretMask : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
         }
         lines += attemptLines
@@ -75,10 +76,19 @@ struct JobDetails: Widget {
         return lines
     }
 
+    /// How many of the attempts were automatic retries, in words; empty when none were.
+    private var automaticRetriesText: String {
+        switch job.automaticRetries {
+        case 0: ""
+        case 1: ", 1 of them an automatic retry"
+        case let count: ", \(count) of them automatic retries"
+        }
+    }
+
     /// The attempts heading, one line per recorded attempt (oldest first), a note for
     /// attempts no longer kept, and the attempt in flight.
     private var attemptLines: [TextLine] {
-        var lines = [TextLine("Attempts: \(job.attempts) (automatic retries \(job.automaticRetries))", style: Theme.heading)]
+        var lines = [TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading)]
         if let first = job.attemptHistory.first?.number, first > 1 {
             let dropped = first == 2 ? "attempt 1" : "attempts 1–\(first - 1)"
             lines.append(TextLine("(\(dropped) not kept)", style: Theme.dim))

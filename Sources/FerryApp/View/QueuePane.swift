@@ -39,8 +39,8 @@ struct QueuePane: Widget {
         x += 2
         buffer.put(DisplayWidth.fit(job.displayName, width: columns.name), at: Point(x: x, y: line.y))
         x += columns.name + 1
-        let total = job.progress.totalBytes ?? job.spec.estimatedBytes
-        buffer.put(DisplayWidth.fit(HumanFormat.bytes(total), width: columns.size, alignment: .right),
+        // The files' size: what the user picked. The request's size is in the details.
+        buffer.put(DisplayWidth.fit(HumanFormat.bytes(job.spec.estimatedBytes), width: columns.size, alignment: .right),
                    at: Point(x: x, y: line.y), style: Theme.dim)
         x += columns.size + 1
         let restWidth = line.maxX - x - (columns.attempts > 0 ? columns.attempts + 1 : 0)
@@ -48,7 +48,12 @@ struct QueuePane: Widget {
             buffer.put(DisplayWidth.fit(job.failureSummary, width: max(0, restWidth)), at: Point(x: x, y: line.y),
                        style: Theme.error)
         } else {
-            let fraction = job.state == .succeeded ? 1 : (job.progress.fractionCompleted ?? 0)
+            // A queued job has sent nothing yet, whatever its last attempt got to.
+            let fraction = switch job.state {
+            case .succeeded: 1.0
+            case .queued: 0.0
+            default: job.progress.fractionCompleted ?? 0
+            }
             ProgressBar(fraction: fraction, style: stateStyle, emptySymbol: "·")
                 .render(in: Rect(x: x, y: line.y, width: columns.bar, height: 1), buffer: &buffer)
             x += columns.bar + 1
@@ -56,12 +61,14 @@ struct QueuePane: Widget {
                        at: Point(x: x, y: line.y))
             x += 5
             if columns.speed > 0 {
-                let speed = job.state == .uploading ? HumanFormat.rate(bytesPerSecond: job.progress.bytesPerSecond ?? 0) : ""
+                let rate = state.queue.progressWatch.shownRate(of: job, at: state.now) ?? 0
+                let speed = job.state == .uploading ? HumanFormat.rate(bytesPerSecond: rate) : ""
                 buffer.put(DisplayWidth.fit(speed, width: columns.speed, alignment: .right), at: Point(x: x, y: line.y),
                            style: Theme.dim)
                 x += columns.speed + 1
             }
-            buffer.put(DisplayWidth.fit(info(for: job), width: columns.info), at: Point(x: x, y: line.y), style: stateStyle)
+            buffer.put(DisplayWidth.fit(info(for: job, width: columns.info), width: columns.info), at: Point(x: x, y: line.y),
+                       style: stateStyle)
         }
         if columns.attempts > 0 {
             buffer.put(DisplayWidth.fit("#\(job.attempts)", width: columns.attempts, alignment: .right),
@@ -69,15 +76,30 @@ struct QueuePane: Widget {
         }
     }
 
-    private func info(for job: UploadJob) -> String {
+    /// The state column: the ETA, a retry countdown, how long a transfer has stalled, or the
+    /// state in a word; shorter words when `width` is narrow.
+    private func info(for job: UploadJob, width: Int) -> String {
+        let isWide = width >= 13
         switch job.state {
-        case .queued: job.retryAt == nil ? (state.queue.isPaused ? "paused" : "queued") : "retry"
-        case .uploading where (job.progress.fractionCompleted ?? 0) >= 1: "waiting"
+        case .queued:
+            guard let retryAt = job.retryAt else { return state.queue.isPaused ? "paused" : "queued" }
+            guard let now = state.now else { return "retry" }
+            let seconds = Int(((retryAt - now) / .seconds(1)).rounded(.up))
+            if seconds <= 0 { return "retrying" }
+            return (isWide ? "retry in " : "retry ") + HumanFormat.duration(seconds: Double(seconds))
+        case .uploading where (job.progress.fractionCompleted ?? 0) >= 1: return "waiting"
         case .uploading:
-            job.progress.estimatedTimeRemaining.map { HumanFormat.duration($0) } ?? "--"
-        case .succeeded: "done"
-        case .failed: "failed"
-        case .cancelled: "cancelled"
+            if let stall = state.queue.progressWatch.stall(of: job, at: state.now) {
+                return (isWide ? "stalled " : "stall ") + HumanFormat.duration(stall)
+            }
+            guard let rate = state.queue.progressWatch.shownRate(of: job, at: state.now), rate > 0,
+                  let total = job.progress.totalBytes else {
+                return job.progress.estimatedTimeRemaining.map { HumanFormat.duration($0) } ?? "--"
+            }
+            return HumanFormat.eta(remainingBytes: total - job.progress.bytesSent, bytesPerSecond: rate)
+        case .succeeded: return "done"
+        case .failed: return "failed"
+        case .cancelled: return "cancelled"
         }
     }
 
@@ -95,11 +117,12 @@ struct QueuePane: Widget {
         var size = 9
         var bar: Int
         var speed: Int
-        var info = 9
+        var info: Int
         var attempts: Int
 
         init(width: Int) {
             speed = width >= 70 ? 10 : 0
+            info = width >= 70 ? 13 : 9
             attempts = width >= 60 ? 3 : 0
             bar = width >= 100 ? 20 : (width >= 60 ? 12 : 6)
             let fixed = 2 + size + 1 + bar + 1 + 5 + (speed > 0 ? speed + 1 : 0) + info + (attempts > 0 ? attempts + 1 : 0) + 1

@@ -17,6 +17,14 @@ final class InterfaceLoop {
     private var state: AppState
     private var pending: [AppMessage] = []
     private var busyUntil = DispatchTime.now()
+    private let watcher = DirectoryWatcher()
+    /// A change of the folder shown waits for this moment (a folder being written to is read
+    /// again at most once a second).
+    private var nextReload = DispatchTime.now()
+    private var isReloadPending = false
+
+    /// The shortest time between two reloads of a changing folder.
+    static let reloadInterval = DispatchTimeInterval.seconds(1)
 
     /// How long `readKey` waits while uploads run: progress redraws about 10 times a second.
     static let activeTimeoutMilliseconds = 100
@@ -51,6 +59,14 @@ final class InterfaceLoop {
             if terminal.pendingTerminationSignal != nil {
                 pending.append(.terminationRequested)
             }
+            noteDirectoryChanges()
+            // Countdowns and stall times show whole seconds: redraw when a second has passed.
+            let now = SchedulerInstant(nanoseconds: Int64(clamping: DispatchTime.now().uptimeNanoseconds))
+            let second = now.nanoseconds / 1_000_000_000
+            if state.queue.hasActiveJobs && second != state.now.map({ $0.nanoseconds / 1_000_000_000 }) {
+                dirty = true
+            }
+            execute(state.update(.clockTicked(now)))
             // Events are applied straight from the inbox's array: after queueing 100,000 files
             // they must not be copied into a second array of messages.
             let events = inbox.drain()
@@ -75,6 +91,21 @@ final class InterfaceLoop {
             }
         }
         return terminal.pendingTerminationSignal
+    }
+
+    /// Watches the folder shown and queues ``AppMessage/directoryChanged(_:)`` when it changed,
+    /// at most once per ``reloadInterval``.
+    private func noteDirectoryChanges() {
+        let directory = state.browser.directory
+        if watcher.directory != directory {
+            watcher.watch(directory)
+            isReloadPending = false
+        }
+        if watcher.takeChanges() { isReloadPending = true }
+        guard isReloadPending, DispatchTime.now() >= nextReload else { return }
+        isReloadPending = false
+        nextReload = .now() + Self.reloadInterval
+        pending.append(.directoryChanged(directory))
     }
 
     /// Applies the waiting messages, and the messages their commands answer with.

@@ -1,5 +1,6 @@
 import FerryApp
 import Foundation
+import Multipart
 import TerminalUI
 import Uploading
 
@@ -34,14 +35,14 @@ final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = job
         case let .retrying(job, after):
             active[job.id] = nil
-            lines.append("retry   \(name(job)) in \(HumanFormat.duration(after)): \(job.lastError?.description ?? "")")
+            lines.append("retry   \(name(job)) in \(HumanFormat.elapsed(after)): \(job.lastError?.description ?? "")")
         case let .succeeded(job):
             active[job.id] = nil
-            let status = job.response.map { " HTTP \($0.status)" } ?? ""
-            lines.append("done    \(name(job))  \(HumanFormat.bytes(job.progress.bytesSent))\(status)")
+            let status = job.response.map { "  HTTP \($0.status)" } ?? ""
+            lines.append("done    \(name(job))  \(HumanFormat.bytes(job.spec.estimatedBytes))\(status)")
         case let .failed(job, reason):
             active[job.id] = nil
-            lines.append("failed  \(name(job)): \(reason.description)")
+            lines.append("failed  \(name(job)): \(text(of: reason, for: job))")
         case let .cancelled(job):
             active[job.id] = nil
             lines.append("cancel  \(name(job))")
@@ -58,11 +59,11 @@ final class HumanEventPrinter: @unchecked Sendable {
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
     func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
         active = [:]
-        let rate = seconds > 0 ? Double(summary.bytesSent) / seconds : 0
+        // Under a second the rate says more about start-up than about the transfer: left out.
+        let rate = seconds >= 1 ? " (\(HumanFormat.rate(bytesPerSecond: Double(summary.bytesSent) / seconds)))" : ""
         try redraw(adding: [
             "\(summary.succeeded) succeeded, \(summary.failed) failed, \(summary.cancelled) cancelled; "
-                + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.duration(seconds: seconds)) "
-                + "(\(HumanFormat.rate(bytesPerSecond: rate)))",
+                + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.elapsed(.seconds(seconds)))\(rate)",
         ])
     }
 
@@ -89,6 +90,14 @@ final class HumanEventPrinter: @unchecked Sendable {
         let eta = progress.estimatedTimeRemaining.map { "ETA " + HumanFormat.duration($0) } ?? ""
         let total = progress.totalBytes.map(HumanFormat.bytes) ?? "?"
         return "  ↑ \(name(job))  \(HumanFormat.bytes(progress.bytesSent))/\(total)  \(percent)  \(rate)  \(eta)"
+    }
+
+    /// What went wrong, without the path when the line already names the job's only file.
+    private func text(of reason: UploadError, for job: UploadJob) -> String {
+        let description = reason.description
+        guard job.spec.files.count == 1, let path = reason.path, path == job.spec.files[0].path else { return description }
+        let prefix = FileSystemName.escaped(path) + ": "
+        return description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
     }
 
     private func name(_ job: UploadJob) -> String {

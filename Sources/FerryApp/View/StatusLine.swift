@@ -1,0 +1,52 @@
+import TerminalUI
+import Uploading
+
+/// The status line: the notice or the URL on the left; on the right the selection, the queue's
+/// counts in words and the overall progress, or what a pause means while the queue is paused.
+struct StatusLine: Widget {
+    /// The state to draw.
+    let state: AppState
+
+    func render(in area: Rect, buffer: inout CellBuffer) {
+        guard !area.isEmpty else { return }
+        let row = area.row(0)
+        buffer.fill(row, style: Theme.status)
+        let right = summary(forWidth: row.width) + " "
+        let rightWidth = min(DisplayWidth.of(right), row.width)
+        buffer.put(DisplayWidth.fit(right, width: rightWidth, alignment: .right),
+                   at: Point(x: row.maxX - rightWidth, y: row.y), style: Theme.status)
+        let leftWidth = max(0, row.width - rightWidth - 1)
+        if let notice = state.notice {
+            buffer.put(" " + DisplayWidth.fit(notice, width: max(0, leftWidth - 1)), at: row.origin,
+                       style: Theme.status.patched(with: Style(bold: true)))
+        } else {
+            let url = state.form.settings.url.isEmpty ? "no URL (set it in the Form)" : state.form.settings.url
+            buffer.put(" → " + DisplayWidth.truncateMiddle(url, toWidth: max(0, leftWidth - 3)), at: row.origin,
+                       style: Theme.status)
+        }
+    }
+
+    /// The right-hand text. Every count is spelled out on a wide row; below 100 columns the
+    /// counts that are zero are left out. While paused, what the pause means replaces them.
+    private func summary(forWidth width: Int) -> String {
+        let summary = state.queue.summary
+        let selection = "sel \(state.browser.selection.count) (\(HumanFormat.bytes(state.browser.selectedBytes)))"
+        let fraction = summary.totalBytes > 0 ? Double(summary.bytesSent) / Double(summary.totalBytes) : 0
+        let counts = [("queued", summary.queued), ("active", summary.uploading), ("done", summary.succeeded),
+                      ("failed", summary.failed)]
+        let shown = width >= 100 ? counts : counts.filter { $0.1 > 0 }
+        if state.queue.isPaused { return "\(selection) │ \(pauseExplanation)" }
+        if summary.total == 0 { return "\(selection) │ queue empty" }
+        let queue = shown.isEmpty ? "nothing to send" : shown.map { "\($0.0) \($0.1)" }.joined(separator: " ")
+        return "\(selection) │ \(queue) │ \(HumanFormat.percent(fraction))"
+    }
+
+    /// What pausing means right now: the uploads in flight finish, the queued ones wait.
+    private var pauseExplanation: String {
+        let summary = state.queue.summary
+        var parts: [String] = []
+        if summary.uploading > 0 { parts.append("\(summary.uploading) finishing") }
+        if summary.queued > 0 { parts.append("\(summary.queued) waiting") }
+        return parts.isEmpty ? "paused" : "paused: " + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,109 @@
+import FerryApp
+import Foundation
+import TerminalUI
+import Testing
+import Uploading
+
+@Suite("Queue rows and details")
+struct QueueRowTests {
+    static func spec(_ name: String, size: Int64) -> UploadJobSpec {
+        UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/" + name, size: size, modificationTimeNanoseconds: 0)])
+    }
+
+    static func queueApp(_ jobs: [UploadJob], size: Size = Size(width: 80, height: 24)) -> AppHarness {
+        var app = AppHarness(directories: ["/data": []], size: size)
+        for job in jobs { app.send(.uploadEventReceived(.queued(job))) }
+        app.type("3")
+        return app
+    }
+
+    static func trimmed(_ lines: [String]) -> [String] {
+        lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    @Test("the Size column shows the file's size whatever the request adds; details show the request's size")
+    func sizeColumnIsTheFileSize() {
+        let started = UploadJob(id: 1, spec: Self.spec("two.txt", size: 2), state: .uploading,
+                                progress: UploadProgress(bytesSent: 100, totalBytes: 186), attempts: 1)
+        let done = UploadJob(id: 2, spec: Self.spec("three.txt", size: 3), state: .succeeded,
+                             progress: UploadProgress(bytesSent: 187, totalBytes: 187), attempts: 1)
+        var app = Self.queueApp([started, done])
+        let lines = app.screen(width: 80, height: 24).lines()
+        #expect(lines[2].contains(" 2 B "), "\(lines[2])")
+        #expect(!lines[2].contains("186 B"), "\(lines[2])")
+        #expect(lines[3].contains(" 3 B "), "\(lines[3])")
+        app.press(.enter)
+        let details = Self.trimmed(app.screen(width: 80, height: 24).lines())
+        #expect(details.contains("Request: POST http://h/u · body 186 B"), "\(details)")
+    }
+
+    @Test("details count attempts in words")
+    func attemptsInWords() {
+        let once = UploadJob(id: 1, spec: Self.spec("a", size: 1), state: .succeeded, attempts: 1)
+        var app = Self.queueApp([once])
+        app.press(.enter)
+        var details = Self.trimmed(app.screen(width: 80, height: 24).lines())
+        #expect(details.contains("Attempts: 1"), "\(details)")
+        #expect(!details.joined().contains("automatic retries 0"))
+        let thrice = UploadJob(id: 2, spec: Self.spec("b", size: 1), state: .succeeded, attempts: 3, automaticRetries: 2)
+        let twice = UploadJob(id: 3, spec: Self.spec("c", size: 1), state: .succeeded, attempts: 2, automaticRetries: 1)
+        app = Self.queueApp([thrice, twice])
+        app.press(.enter)
+        details = Self.trimmed(app.screen(width: 80, height: 24).lines())
+        #expect(details.contains("Attempts: 3, 2 of them automatic retries"), "\(details)")
+        app.press(.escape)
+        app.type("j")
+        app.press(.enter)
+        details = Self.trimmed(app.screen(width: 80, height: 24).lines())
+        #expect(details.contains("Attempts: 2, 1 of them an automatic retry"), "\(details)")
+    }
+}
+
+@Suite("Queue rows over time")
+struct QueueRowTimeTests {
+    static func at(_ seconds: Double) -> SchedulerInstant { SchedulerInstant(nanoseconds: Int64(seconds * 1e9)) }
+
+    @Test("a job waiting for an automatic retry counts down instead of showing a full bar")
+    func retryWaitCountsDown() {
+        var waiting = UploadJob(id: 1, spec: QueueRowTests.spec("flaky.bin", size: 1000), state: .queued,
+                                progress: UploadProgress(bytesSent: 1100, totalBytes: 1100), attempts: 5, automaticRetries: 4)
+        waiting.retryAt = Self.at(10)
+        var app = QueueRowTests.queueApp([])
+        app.send(.clockTicked(Self.at(5.5)))
+        app.send(.uploadEventReceived(.retrying(waiting, after: .milliseconds(4500))))
+        var row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("retry in 5s"), "\(row)")
+        #expect(!row.contains("100%") && !row.contains("█"), "\(row)")
+        app.send(.clockTicked(Self.at(6.2)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("retry in 4s"), "\(row)")
+    }
+
+    @Test("when no byte moves, the speed decays to 0 and the row says for how long it has stalled")
+    func stalledTransferSaysSo() {
+        let job = { (sent: Int64) in
+            UploadJob(id: 1, spec: QueueRowTests.spec("slow.bin", size: 1_000_000), state: .uploading,
+                      progress: UploadProgress(bytesSent: sent, totalBytes: 1_000_200, bytesPerSecond: 2048,
+                                               estimatedTimeRemaining: .seconds(400)),
+                      attempts: 1)
+        }
+        var app = QueueRowTests.queueApp([])
+        app.send(.clockTicked(Self.at(100)))
+        app.send(.uploadEventReceived(.progressed(job(20_000))))
+        app.send(.clockTicked(Self.at(100.5)))
+        var row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("2.0 KiB/s"), "\(row)")
+        #expect(!row.contains("stalled"), "\(row)")
+        app.send(.clockTicked(Self.at(102)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains("1.0 KiB/s"), "half way to the stall threshold, half the speed: \(row)")
+        app.send(.clockTicked(Self.at(112.2)))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(row.contains(" 0 B/s"), "\(row)")
+        #expect(row.contains("stalled 12s"), "\(row)")
+        app.send(.uploadEventReceived(.progressed(job(30_000))))
+        row = app.screen(width: 80, height: 24).lines()[2]
+        #expect(!row.contains("stalled"), "\(row)")
+        #expect(row.contains("2.0 KiB/s"), "\(row)")
+    }
+}
