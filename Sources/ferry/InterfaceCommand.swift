@@ -30,7 +30,7 @@ struct Interface: AsyncParsableCommand {
             StandardStream.error.writeLineIgnoringFailure("ferry: \(error.description)")
             throw ExitCode(2)
         }
-        let journal = UploadJournal.openDefaultOrWarn()
+        let journal = UploadJournal.openDefaultOrWarn(client: .interface)
         var settings = try formOptions.formSettings()
         if !formOptions.describesRequests && !demo, let saved = try? journal?.formState(FormSettings.self) {
             settings = saved
@@ -56,7 +56,15 @@ struct Interface: AsyncParsableCommand {
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.interface.events")) { inbox.append($0) }
         var initial: [AppMessage] = []
         do {
-            initial.append(.jobsRestored(try manager.restore()))
+            // Restored jobs wait for the user (the engine starts paused until it knows there are
+            // none), and a queue the user paused stays paused.
+            manager.pause()
+            let rememberedPause = (try? journal?.formState(Bool.self, forKey: Self.pauseKey)) ?? nil
+            let jobs = try manager.restore()
+            let paused = rememberedPause == true || jobs.contains { $0.state == .queued }
+            if !paused { manager.resume() }
+            let othersWaiting = (try? journal?.unfinishedJobCount(of: .send)) ?? 0
+            initial.append(.jobsRestored(jobs, paused: paused, othersWaiting: othersWaiting))
         } catch {
             initial.append(.commandFailed("journal: \(error.description)"))
         }
@@ -72,6 +80,9 @@ struct Interface: AsyncParsableCommand {
             Self.end(by: signal)
         }
     }
+
+    /// The journal key under which the user's pause is remembered.
+    static let pauseKey = "paused"
 
     /// Ends the process by `signal` with its default action, as the sender meant (the shell
     /// sees "terminated", status 128 + signal), once the queue and the terminal are saved.

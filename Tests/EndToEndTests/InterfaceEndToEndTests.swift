@@ -186,16 +186,45 @@ struct InterfaceEndToEndTests {
         try tmux.send("u", literally: true)
         try tmux.waitFor("active uploads") { $0.contains("active 3") }
         try tmux.send("q", literally: true)
-        try tmux.waitFor("the quit question") { $0.contains("Quit?") }
-        try tmux.send("y", literally: true)
+        try tmux.waitFor("the quit question") { $0.contains("Quit?") && $0.contains("s: stop now") }
+        try tmux.send("s", literally: true)
         try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
         #expect(try !tmux.isAlternateScreen())
+        // The receiver had the three files (it holds its answers back 30 s): stopped after
+        // sending them, they come back as "may have arrived", offered for review, not re-sent.
         try tmux.run("'\(binary)' '\(sources.root.path)'")
-        try tmux.send("3", literally: true)
         let screen = try tmux.waitFor("the restored jobs") { screen in
-            ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
+            screen.contains("Earlier failures") && ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
         }
         #expect(screen.contains("Queue"))
+        try tmux.send("Enter")
+        try tmux.send("r", literally: true)
+        try tmux.waitFor("the question before sending again") { $0.contains("Send again?") && $0.contains("may have arrived") }
+        try tmux.send("C-c")
+        #expect(receiver.uploadCount == 3, "each file arrived once")
+    }
+
+    @Test func quittingLetsTheUploadsInFlightFinishFirst() throws {
+        let binary = try binary()
+        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "1500"])
+        let tmux = try TmuxSession()
+        let sources = try Sources()
+        defer { tmux.kill(); receiver.stop(); sources.remove() }
+
+        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+                                extra: "--concurrency 2")
+        try tmux.send("u", literally: true)
+        try tmux.waitFor("active uploads") { $0.contains("active 2") }
+        try tmux.send("q", literally: true)
+        try tmux.waitFor("the quit question") { $0.contains("Let them finish first") }
+        try tmux.send("Enter")
+        try tmux.waitFor("ferry to exit once the two finished", timeout: 30) { $0.contains("FERRY-EXITED 0") }
+        #expect(receiver.uploadCount == 2, "the two in flight finished; the third waits for the next start")
+        try tmux.run("'\(binary)' '\(sources.root.path)'")
+        try tmux.send("3", literally: true)
+        try tmux.waitFor("the waiting job, paused") { $0.contains("p starts them") || $0.contains("paused") }
+        try tmux.send("p", literally: true)
+        try tmux.waitFor("the third upload", timeout: 30) { _ in receiver.uploadCount == 3 }
         try tmux.send("C-c")
     }
 
@@ -216,12 +245,16 @@ struct InterfaceEndToEndTests {
             for pid in children { kill(pid, signal) }
         }
         #expect(try tmux.capture().contains("FERRY-EXITED \(128 + signal)"), "ferry did not end by signal \(signal)")
-        // The in-flight jobs were stopped and written back as queued before the process ended,
-        // not left as the `uploading` rows a process killed mid-write leaves.
+        // The in-flight jobs were stopped and written back before the process ended, not left as
+        // the `uploading` rows a process killed mid-write leaves. Their bodies had gone out (the
+        // receiver stored them and holds its answer back), so they may have arrived: failed as
+        // such, not queued to be sent again by the next start.
         let journal = try UploadJournal(path: tmux.scratch.path + "/state/ferry/journal.sqlite")
         let jobs = try journal.allJobs()
         #expect(jobs.count == 3)
-        #expect(jobs.allSatisfy { $0.state == .queued }, "journal states: \(jobs.map(\.state))")
+        #expect(jobs.allSatisfy { $0.state == .failed }, "journal states: \(jobs.map(\.state))")
+        let mayHaveArrived = UploadError.transferFailed(reason: .stoppedAfterSending).description
+        #expect(jobs.allSatisfy { $0.lastError?.description == mayHaveArrived }, "\(jobs.map(\.lastError))")
         #expect(jobs.allSatisfy { $0.attempts == 1 })
         #expect(jobs.allSatisfy { $0.attemptHistory.map(\.outcome) == [.interrupted] },
                 "history: \(jobs.map(\.attemptHistory))")

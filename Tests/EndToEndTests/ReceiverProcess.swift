@@ -64,6 +64,11 @@ final class ReceiverProcess: Sendable {
         return contents
     }
 
+    /// How many files the receiver has saved so far.
+    var uploadCount: Int {
+        savedContents().count
+    }
+
     /// Stops the receiver and removes its directory.
     func stop() {
         if process.isRunning {

@@ -248,7 +248,7 @@ struct AppUpdateTests {
         #expect(app.state.queue.summary.failed == 2)
         let row = app.screen().lines()[2]
         #expect(row.contains("HTTP 500"))
-        #expect(app.type("R") == [.retryAllFailed])
+        #expect(app.type("R") == [.retryFailedAndCancelled])
         #expect(app.state.queue.summary.queued == 2)
         for id in ids { app.send(app.engine.finish(id, status: 200)) }
         #expect(app.screen().lines()[2].contains("done"))
@@ -261,9 +261,9 @@ struct AppUpdateTests {
         let first = app.state.queue.order[0]
         #expect(app.type("c") == [.cancel(first)])
         #expect(app.type("C") == [.cancelAll])
-        #expect(app.type("p") == [.setPaused(true)])
-        #expect(app.type("p") == [.setPaused(false)])
-        #expect(app.type("x") == [.clearFinished])
+        #expect(app.type("p") == [.setPaused(true), .rememberPause(true)])
+        #expect(app.type("p") == [.setPaused(false), .rememberPause(false)])
+        #expect(app.type("x") == [.clearSucceeded])
         let more = app.type("+")
         #expect(more.contains(.setConcurrency(5)))
         #expect(app.type("-").contains(.setConcurrency(4)))
@@ -336,7 +336,7 @@ struct AppUpdateTests {
         app.type("a")
         app.type("u")
         #expect(app.type("q").isEmpty)
-        #expect(app.state.confirmation == .quit(activeJobs: 2))
+        #expect(app.state.confirmation == .quit(inFlight: 0, waiting: 2))
         #expect(app.type("n").isEmpty)
         #expect(!app.state.isQuitting)
         app.type("q")
@@ -356,7 +356,7 @@ struct AppUpdateTests {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("au")
         app.type("q")
-        #expect(app.state.confirmation == .quit(activeJobs: 2))
+        #expect(app.state.confirmation == .quit(inFlight: 0, waiting: 2))
         #expect(app.send(.terminationRequested) == [.saveForm(Self.valid), .quit])
         #expect(app.state.isQuitting)
     }
@@ -394,7 +394,105 @@ struct AppUpdateTests {
     @Test func restoredJobsAppear() {
         var app = AppHarness(directories: Self.tree)
         let job = UploadJob(id: 7, spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/y.bin", size: 5, modificationTimeNanoseconds: 0)]))
-        app.send(.jobsRestored([job]))
+        app.send(.jobsRestored([job], paused: true, othersWaiting: 0))
         #expect(app.state.queue.order == [7])
+    }
+
+    static func restoredJob(_ id: Int64, _ state: UploadJobState, name: String = "y.bin") -> UploadJob {
+        UploadJob(id: UploadJobID(id), spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/\(name)", size: 5, modificationTimeNanoseconds: 0)]),
+                  state: state, attempts: state == .queued ? 0 : 1)
+    }
+
+    /// A job stopped after its whole body went out, as `stop()` leaves it.
+    static func mayHaveArrived(_ id: Int64) -> UploadJob {
+        var job = restoredJob(id, .failed, name: "sent.bin")
+        job.lastError = .transferFailed(reason: .stoppedAfterSending)
+        job.recordAttempt(UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300))
+        return job
+    }
+
+    @Test("restored unfinished jobs wait, paused, for p; ferry send's jobs are only mentioned; earlier failures are offered for review or clearing")
+    func restoredQueueWaitsForTheUser() {
+        var app = AppHarness(directories: Self.tree)
+        let jobs = [Self.restoredJob(1, .queued), Self.restoredJob(2, .failed), Self.restoredJob(3, .queued)]
+        jobs.forEach { app.engine.adopt($0) }
+        app.send(.jobsRestored(jobs, paused: true, othersWaiting: 4))
+        #expect(app.state.queue.isPaused)
+        #expect(app.state.notice?.contains("2 upload(s) from last time wait: p starts them") == true, "\(app.state.notice ?? "")")
+        #expect(app.state.notice?.contains("4 job(s) of ferry send wait for ferry send --resume") == true)
+        #expect(app.state.confirmation == .earlierFailures([2]))
+        #expect(app.type("c") == [.remove(2)])
+        #expect(app.state.queue.order == [1, 3])
+        #expect(app.type("p") == [.setPaused(false), .rememberPause(false)])
+    }
+
+    @Test("earlier failures kept for review stay in the queue; a queue paused last time stays paused with nothing waiting")
+    func earlierFailuresKept() {
+        var app = AppHarness(directories: Self.tree)
+        app.send(.jobsRestored([Self.restoredJob(5, .failed)], paused: true, othersWaiting: 0))
+        #expect(app.state.notice == "the queue is paused: p resumes it")
+        #expect(app.press(.enter).isEmpty)
+        #expect(app.state.confirmation == nil)
+        #expect(app.state.queue.order == [5])
+    }
+
+    @Test("quit with uploads in flight: Enter lets them finish (nothing new starts), then quits; s stops them now")
+    func quitLetsInFlightFinish() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("au")
+        app.send(app.engine.start(1))
+        app.type("q")
+        #expect(app.state.confirmation == .quit(inFlight: 1, waiting: 1))
+        #expect(app.press(.enter) == [.setPaused(true)])
+        #expect(!app.state.isQuitting)
+        #expect(app.state.quitsWhenInFlightFinish)
+        #expect(app.send(app.engine.finish(1, status: 200)) == [.saveForm(Self.valid), .quit])
+        #expect(app.state.isQuitting)
+
+        var stopping = AppHarness(directories: Self.tree, settings: Self.valid)
+        stopping.type("au")
+        stopping.send(stopping.engine.start(1))
+        stopping.type("q")
+        #expect(stopping.type("s") == [.saveForm(Self.valid), .quit])
+        #expect(stopping.state.isQuitting)
+    }
+
+    @Test("while quitting waits for uploads, Esc stays (the queue runs again unless paused) and q stops them now")
+    func quitWaitingCanBeUndoneOrHurried() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.type("au")
+        app.send(app.engine.start(1))
+        app.type("q")
+        app.press(.enter)
+        #expect(app.press(.escape) == [.setPaused(false)])
+        #expect(!app.state.quitsWhenInFlightFinish)
+        app.type("q")
+        app.press(.enter)
+        #expect(app.type("q") == [.saveForm(Self.valid), .quit])
+    }
+
+    @Test("r on a job that may have arrived asks before sending it again; R leaves such jobs out and says so")
+    func mayHaveArrivedAsksFirst() {
+        var app = AppHarness(directories: Self.tree)
+        let sent = Self.mayHaveArrived(1)
+        let cancelled = Self.restoredJob(2, .cancelled)
+        [sent, cancelled].forEach { app.engine.adopt($0) }
+        app.send(.jobsRestored([sent, cancelled], paused: false, othersWaiting: 0))
+        app.press(.enter)  // keep the earlier failure to review
+        app.state.focus = .queue
+        #expect(app.type("r").isEmpty)
+        #expect(app.state.confirmation == .resend(1, name: "sent.bin"))
+        #expect(app.type("n").isEmpty)
+        app.type("r")
+        #expect(app.type("y") == [.retry(1)])
+        var all = AppHarness(directories: Self.tree)
+        [sent, cancelled].forEach { all.engine.adopt($0) }
+        all.send(.jobsRestored([sent, cancelled], paused: false, othersWaiting: 0))
+        all.press(.enter)
+        all.state.focus = .queue
+        #expect(all.type("R") == [.retryFailedAndCancelled])
+        #expect(all.state.notice == "1 upload(s) that may have arrived are left out: r on each sends it again")
+        #expect(all.state.queue.jobs[2]?.state == .queued, "a cancelled job is retried by R")
+        #expect(all.state.queue.jobs[1]?.state == .failed)
     }
 }

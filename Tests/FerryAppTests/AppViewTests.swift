@@ -102,8 +102,8 @@ struct AppViewTests {
         #expect(lines[10].contains("queued 1 active 1 done 1 failed 1"))
     }
 
-    @Test("overall progress counts a failed job's bytes as not done, even when its body was sent in full")
-    func overallProgressLeavesFailedJobsOut() {
+    @Test("overall progress is finished work over all work, in file bytes: a failed job is finished, a folder counts nothing, a running one its share")
+    func overallProgressIsFinishedWork() {
         var app = AppHarness(directories: ["/data": []], size: Size(width: 80, height: 12))
         let spec = { (name: String) in
             UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/" + name, size: 1000, modificationTimeNanoseconds: 0)])
@@ -113,8 +113,18 @@ struct AppViewTests {
                                lastError: .serverRejected(status: 500, retryAfter: nil))
         let done = UploadJob(id: 2, spec: spec("ok.bin"), state: .succeeded, progress: sent, attempts: 1)
         for job in [failed, done] { app.send(.uploadEventReceived(.queued(job))) }
-        let status = app.screen(width: 80, height: 12).lines()[10]
-        #expect(status.contains("done 1 failed 1 │ 50%"), "\(status)")
+        var status = app.screen(width: 80, height: 12).lines()[10]
+        #expect(status.contains("done 1 failed 1 │ 100%"), "everything finished: \(status)")
+        // A folder queued by mistake fails with no bytes: it moves nothing. A running job counts
+        // the share of its request sent, in file bytes (the request adds the form's framing).
+        let folder = UploadJob(id: 3, spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/sub", size: nil, modificationTimeNanoseconds: nil)]),
+                               state: .failed, attempts: 1, lastError: .recorded(description: "is a directory"))
+        let running = UploadJob(id: 4, spec: spec("big.bin"), state: .uploading,
+                                progress: UploadProgress(bytesSent: 600, totalBytes: 1200), attempts: 1)
+        let waiting = UploadJob(id: 5, spec: spec("next.bin"))
+        for job in [folder, running, waiting] { app.send(.uploadEventReceived(.queued(job))) }
+        status = app.screen(width: 80, height: 12).lines()[10]
+        #expect(status.contains("│ 62%"), "2,500 of 4,000 file bytes: \(status)")
     }
 
     @Test func namesThatAreNotUTF8ShowTheirBytesEscapedInTheQueueAndDetails() {

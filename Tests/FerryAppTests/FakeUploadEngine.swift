@@ -29,8 +29,9 @@ struct FakeUploadEngine {
                     jobs[id] = job
                     messages.append(.uploadEventReceived(.queued(job)))
                 }
-            case .retryAllFailed:
-                for var job in jobs.values.sorted(by: { $0.id < $1.id }) where job.state == .failed {
+            case .retryFailedAndCancelled:
+                for var job in jobs.values.sorted(by: { $0.id < $1.id })
+                where (job.state == .failed || job.state == .cancelled) && !job.mayHaveArrived {
                     job.state = .queued
                     jobs[job.id] = job
                     messages.append(.uploadEventReceived(.queued(job)))
@@ -43,6 +44,20 @@ struct FakeUploadEngine {
             }
         }
         return messages
+    }
+
+    /// Starts a job the way the manager reports it.
+    mutating func start(_ id: UploadJobID) -> AppMessage {
+        var job = jobs[id]!
+        job.state = .uploading
+        job.attempts += 1
+        jobs[id] = job
+        return .uploadEventReceived(.started(job))
+    }
+
+    /// Knows a job restored from the journal, as the manager does after `restore()`.
+    mutating func adopt(_ job: UploadJob) {
+        jobs[job.id] = job
     }
 
     /// Finishes a job the way the manager reports it.

@@ -49,7 +49,7 @@ struct FooterAndStatusTests {
         var app = Self.appWithFourJobs(size: Size(width: 120, height: 40))
         app.type("3")
         let footer = app.screen(width: 120, height: 40).lines()[39]
-        for item in ["Enter details", "r retry", "R retry failed", "c cancel", "C cancel all", "p pause", "d remove", "x clear",
+        for item in ["Enter details", "r retry", "R retry all", "c cancel", "C cancel all", "p pause", "d remove", "x clear",
                      "+/- at once", "? help", "q quit"] {
             #expect(footer.contains(item), "\(item) missing from \(footer)")
         }

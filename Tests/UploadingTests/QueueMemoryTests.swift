@@ -182,7 +182,7 @@ struct QueueMemoryTests {
             #expect(kept?.state == .succeeded && kept?.progress.bytesSent == 10)
             #expect((kept?.response != nil) == keeps)
             #expect(kept?.attemptHistory.count == (keeps ? 1 : 0))
-            #expect(machine.summary.succeeded == 1 && machine.summary.bytesSent == 10)
+            #expect(machine.summary.succeeded == 1 && machine.summary.bytesSent == kept?.spec.estimatedBytes)
         }
     }
 

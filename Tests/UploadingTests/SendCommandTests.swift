@@ -35,6 +35,24 @@ struct SendCommandTests {
         }
     }
 
+    @Test("a folder given as a file fails alone and counts no bytes: the summary totals the files' bytes, not the requests'")
+    func folderCountsNoBytes() async throws {
+        let dir = TemporaryDirectory()
+        let good = dir.file("two.txt", bytes: 2)
+        let folder = dir.path("realdir")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", folder, good],
+                                           stateHome: dir.path("state"))
+            #expect(try await process.exitStatus() == 1)
+            let summary = try #require(process.jsonEvents.last)
+            #expect(summary["event"] as? String == "summary")
+            #expect(summary["failed"] as? Int == 1)
+            #expect(summary["total"] as? Int == 2, "\(summary)")
+            #expect(summary["bytes"] as? Int == 2, "\(summary)")
+        }
+    }
+
     @Test("--json escapes what JSON needs escaped in paths and response bodies: quotes, backslashes, control characters")
     func jsonEscaping() async throws {
         let dir = TemporaryDirectory()
@@ -204,9 +222,10 @@ struct SendCommandTests {
     @Test("--json into a closed pipe (| head) ends the run with 141, no crash, the job kept for --resume")
     func jsonIntoClosedPipe() async throws {
         let dir = TemporaryDirectory()
-        let file = dir.file("unread.bin", bytes: 100_000)
+        // More than the socket buffers hold: with the receiver reading nothing, the body cannot
+        // have gone out when the run stops, so the job goes back to queued (not "may have arrived").
+        let file = dir.file("unread.bin", bytes: 8_000_000)
         let state = dir.path("state")
-        // A stalled receiver reads nothing, so the stopped run cannot have delivered the file.
         let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
                                                                            faults: FaultPlan(stall: true)))
         let port = stalled.port

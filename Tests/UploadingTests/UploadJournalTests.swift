@@ -107,6 +107,20 @@ struct UploadJournalTests {
         #expect(loaded.spec.files == job.spec.files)
     }
 
+    @Test("ferry send and the interface each restore their own jobs; each can count the other's unfinished ones")
+    func clientsKeepTheirOwnResumeSets() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let send = try UploadJournal(path: path, client: .send)
+        let sent = try send.insert([Self.spec("cli-1"), Self.spec("cli-2")])
+        let interface = try UploadJournal(path: path, client: .interface)
+        let picked = try interface.insert([Self.spec("ui-1")])
+        #expect(try send.loadRestorableJobs().map(\.id) == sent.map(\.id))
+        #expect(try interface.loadRestorableJobs().map(\.id) == picked.map(\.id))
+        #expect(try interface.unfinishedJobCount(of: .send) == 2)
+        #expect(try send.unfinishedJobCount(of: .interface) == 1)
+    }
+
     @Test("restorable jobs are the queued, interrupted and failed ones; finished rows can be pruned")
     func restorable() throws {
         let directory = TemporaryDirectory()

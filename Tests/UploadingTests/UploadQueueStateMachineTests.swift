@@ -14,7 +14,7 @@ struct UploadQueueStateMachineTests {
         case respond(Int64, attempt: Int = 1, status: Int, retryAfterMs: Int64? = nil, at: Int64 = 0)
         case fail(Int64, attempt: Int = 1, UploadError, at: Int64 = 0)
         case timer(UploadQueueStateMachine.TimerKey, at: Int64)
-        case pause, resume, stop, cancelAll, retryAllFailed, clearFinished
+        case pause, resume, stop, cancelAll, retryFailedAndCancelled, clearSucceeded
         case limit(Int)
         case cancel(Int64)
         case retry(Int64, refreshed: Bool = false)
@@ -149,10 +149,21 @@ struct UploadQueueStateMachineTests {
             (.respond(1, status: 400), ["persist 1 failed", "failed 1 status 400"]),
             (.respond(2, status: 200), ["persist 2 succeeded", "succeeded 2"]),
             (.fail(3, missingFile), ["persist 3 failed", "failed 3 multipart", "idle ok=1 failed=2 cancelled=0"]),
-            (.retryAllFailed, ["persist 1 queued", "queued 1", "persist 3 queued", "queued 3",
+            (.retryFailedAndCancelled, ["persist 1 queued", "queued 1", "persist 3 queued", "queued 3",
                                "persist 1 uploading", "start 1#2", "persist 3 uploading", "start 3#2"]),
         ]),
-        Scenario(name: "remove aborts an in-flight job; clear finished removes succeeded and cancelled", limit: 2, steps: [
+        Scenario(name: "stop: a job whose whole body went out may have arrived (failed, kept from R); one mid-body goes back to queued", limit: 3, steps: [
+            (.enqueue([1, 2, 3]), ["queued 1", "queued 2", "queued 3", "persist 1 uploading", "start 1#1",
+                                   "persist 2 uploading", "start 2#1", "persist 3 uploading", "start 3#1"]),
+            (.began(1), ["started 1 total=1000"]),
+            (.began(2), ["started 2 total=1000"]),
+            (.progress(1, bytes: 1000, at: 200), ["progressed 1 bytes=1000"]),
+            (.progress(2, bytes: 400, at: 200), ["progressed 2 bytes=400"]),
+            (.cancel(3), ["abort 3", "persist 3 cancelled", "cancelled 3"]),
+            (.stop, ["abort 1", "persist 1 failed", "failed 1 transfer", "abort 2", "persist 2 queued", "queued 2"]),
+            (.retryFailedAndCancelled, ["persist 3 queued", "queued 3"]),
+        ]),
+        Scenario(name: "remove aborts an in-flight job; clear removes the succeeded jobs only", limit: 2, steps: [
             (.enqueue([1, 2, 3, 4]), ["queued 1", "queued 2", "queued 3", "queued 4",
                                       "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),
             (.remove(1), ["abort 1", "delete 1", "removed 1", "persist 3 uploading", "start 3#1"]),
@@ -160,8 +171,8 @@ struct UploadQueueStateMachineTests {
             (.respond(2, status: 200), ["persist 2 succeeded", "succeeded 2", "persist 4 uploading", "start 4#1"]),
             (.cancel(3), ["abort 3", "persist 3 cancelled", "cancelled 3"]),
             (.respond(4, status: 404), ["persist 4 failed", "failed 4 status 404", "idle ok=1 failed=1 cancelled=1"]),
-            (.clearFinished, ["delete 2,3", "removed 2", "removed 3"]),
-            (.clearFinished, []),
+            (.clearSucceeded, ["delete 2", "removed 2"]),
+            (.clearSucceeded, []),
         ]),
         Scenario(name: "progress is throttled to one event per 100 ms, the last one flushed by a timer", steps: [
             (.enqueue([1]), ["queued 1", "persist 1 uploading", "start 1#1"]),
@@ -226,8 +237,8 @@ struct UploadQueueStateMachineTests {
         case .resume: return machine.resume()
         case .stop: return machine.stop()
         case .cancelAll: return machine.cancelAll()
-        case .retryAllFailed: return machine.retryAllFailed()
-        case .clearFinished: return machine.clearFinished()
+        case .retryFailedAndCancelled: return machine.retryFailedAndCancelled()
+        case .clearSucceeded: return machine.clearSucceeded()
         case let .limit(limit): return machine.setConcurrencyLimit(limit)
         case let .cancel(id): return machine.cancel(UploadJobID(id))
         case let .retry(id, refreshed):
@@ -254,9 +265,10 @@ struct UploadQueueStateMachineTests {
         progress = machine.job(id)!.progress
         #expect(progress.bytesPerSecond == 4000)
         #expect(progress.estimatedTimeRemaining == .milliseconds(250))
+        // The summary counts file bytes: the 1,000-byte file of a 10,000-byte request is 90 % sent.
         let summary = machine.summary
-        #expect(summary.bytesSent == 9000)
-        #expect(summary.totalBytes == 10_000)
+        #expect(summary.bytesSent == 900)
+        #expect(summary.totalBytes == 1000)
         #expect(summary.uploading == 1)
         #expect(summary.bytesPerSecond == 4000)
     }

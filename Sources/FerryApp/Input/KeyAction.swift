@@ -56,8 +56,8 @@ public enum KeyAction: Hashable, Sendable {
     case details
     /// Retry the job under the cursor.
     case retry
-    /// Retry every failed job.
-    case retryAllFailed
+    /// Retry every failed and cancelled job (not those that may have arrived).
+    case retryFailedAndCancelled
     /// Cancel the job under the cursor.
     case cancel
     /// Cancel every unfinished job.
@@ -66,8 +66,8 @@ public enum KeyAction: Hashable, Sendable {
     case togglePause
     /// Remove the job under the cursor.
     case remove
-    /// Remove every finished job.
-    case clearFinished
+    /// Remove every succeeded job.
+    case clearSucceeded
     /// One more upload at once.
     case moreConcurrency
     /// One fewer upload at once.

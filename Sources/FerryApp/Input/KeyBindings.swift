@@ -103,8 +103,9 @@ public enum KeyBindings {
                        return job.state == .failed || job.state == .cancelled
                            ? nil : "only failed or cancelled jobs can be retried"
                    }),
-        KeyBinding([char("R")], "R", "retry failed", pane: .queue, action: .retryAllFailed,
-                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
+        KeyBinding([char("R")], "R", "retry failed and cancelled", short: "retry all", pane: .queue,
+                   action: .retryFailedAndCancelled,
+                   whyDisabled: { $0.queue.summary.failed + $0.queue.summary.cancelled == 0 ? "no failed or cancelled jobs" : nil }),
         KeyBinding([char("c")], "c", "cancel", pane: .queue, action: .cancel,
                    helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
@@ -119,7 +120,7 @@ public enum KeyBindings {
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state == .uploading ? "cancel the upload first" : nil
                    }),
-        KeyBinding([char("x")], "x", "clear done", short: "clear", pane: .queue, action: .clearFinished,
+        KeyBinding([char("x")], "x", "clear done", short: "clear", pane: .queue, action: .clearSucceeded,
                    helpBarPriority: .high),
         KeyBinding([char("+"), char("=")], "+/-", "more/fewer at once", short: "at once", pane: .queue,
                    action: .moreConcurrency),

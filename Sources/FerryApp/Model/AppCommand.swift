@@ -11,20 +11,22 @@ public enum AppCommand: Hashable, Sendable {
     case enqueue([UploadJobSpec])
     /// Retry one failed or cancelled job.
     case retry(UploadJobID)
-    /// Retry every failed job.
-    case retryAllFailed
+    /// Retry every failed and cancelled job (not those that may have arrived).
+    case retryFailedAndCancelled
     /// Cancel one job.
     case cancel(UploadJobID)
     /// Cancel every unfinished job.
     case cancelAll
-    /// Pause or resume the queue.
+    /// Pause or resume the engine (the user's pause, or the hold while quitting).
     case setPaused(Bool)
+    /// Remember whether the user paused the queue, for the next start.
+    case rememberPause(Bool)
     /// Change how many uploads run at once.
     case setConcurrency(Int)
     /// Remove a job from the queue (and the journal).
     case remove(UploadJobID)
-    /// Remove every finished job.
-    case clearFinished
+    /// Remove every succeeded job.
+    case clearSucceeded
     /// Save the form's settings in the journal.
     case saveForm(FormSettings)
     /// Stop the engine (unfinished jobs stay in the journal), restore the terminal and exit.

@@ -20,8 +20,10 @@ public enum AppMessage: Hashable, Sendable {
     case filesCollected(FileCollection)
     /// The upload engine reported an event.
     case uploadEventReceived(UploadEvent)
-    /// The journal's unfinished and failed jobs were restored into the engine.
-    case jobsRestored([UploadJob])
+    /// The journal's unfinished and failed jobs were restored into the engine, which is paused
+    /// when `paused` (the user paused it last time, or unfinished jobs came back: they wait for
+    /// the user); `othersWaiting` jobs of `ferry send` wait for its `--resume`.
+    case jobsRestored([UploadJob], paused: Bool, othersWaiting: Int)
     /// The form saved by an earlier run was read from the journal.
     case formRestored(FormSettings)
     /// A command could not be carried out.

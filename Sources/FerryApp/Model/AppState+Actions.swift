@@ -15,16 +15,14 @@ extension AppState {
             showsHelp = true
             helpScroll = 0
         case .quit:
-            let active = queue.summary.queued + queue.summary.uploading
-            guard active == 0 else {
-                confirmation = .quit(activeJobs: active)
+            let summary = queue.summary
+            guard summary.queued + summary.uploading == 0 else {
+                confirmation = .quit(inFlight: summary.uploading, waiting: summary.queued)
                 return []
             }
-            isQuitting = true
-            return [.saveForm(form.settings), .quit]
+            return quitNow()
         case .forceQuit:
-            isQuitting = true
-            return [.saveForm(form.settings), .quit]
+            return quitNow()
         case .queueSelection:
             return queueSelection()
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
@@ -33,7 +31,7 @@ extension AppState {
             return browse(action)
         case .edit, .addRow, .deleteRow, .reveal:
             return editForm(action)
-        case .details, .retry, .retryAllFailed, .cancel, .cancelAll, .togglePause, .remove, .clearFinished,
+        case .details, .retry, .retryFailedAndCancelled, .cancel, .cancelAll, .togglePause, .remove, .clearSucceeded,
              .moreConcurrency, .lessConcurrency:
             return controlQueue(action)
         }
@@ -198,20 +196,27 @@ extension AppState {
             queue.detailsJobID = queue.detailsJobID == nil ? job?.id : nil
             queue.detailsScroll = 0
         case .retry:
-            return job.map { [.retry($0.id)] } ?? []
-        case .retryAllFailed:
-            return [.retryAllFailed]
+            guard let job else { return [] }
+            if job.mayHaveArrived {
+                confirmation = .resend(job.id, name: job.displayName)
+                return []
+            }
+            return [.retry(job.id)]
+        case .retryFailedAndCancelled:
+            let skipped = queue.jobs.values.filter(\.mayHaveArrived).count
+            if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
+            return [.retryFailedAndCancelled]
         case .cancel:
             return job.map { [.cancel($0.id)] } ?? []
         case .cancelAll:
             return [.cancelAll]
         case .togglePause:
             queue.isPaused.toggle()
-            return [.setPaused(queue.isPaused)]
+            return [.setPaused(queue.isPaused), .rememberPause(queue.isPaused)]
         case .remove:
             return job.map { [.remove($0.id)] } ?? []
-        case .clearFinished:
-            return [.clearFinished]
+        case .clearSucceeded:
+            return [.clearSucceeded]
         case .moreConcurrency, .lessConcurrency:
             let delta = action == .moreConcurrency ? 1 : -1
             let limit = min(64, max(1, form.settings.concurrency + delta))

@@ -27,11 +27,9 @@ extension AppState {
             return collected(collection)
         case .uploadEventReceived(let event):
             apply(event)
-            return []
-        case .jobsRestored(let jobs):
-            for job in jobs { queue.upsert(job) }
-            if !jobs.isEmpty { notice = "\(jobs.count) unfinished job(s) restored from the journal" }
-            return []
+            return quitIfInFlightFinished()
+        case let .jobsRestored(jobs, paused, othersWaiting):
+            return restored(jobs, paused: paused, othersWaiting: othersWaiting)
         case .formRestored(let settings):
             form = FormState(settings: settings)
             applyLayout()
@@ -42,6 +40,32 @@ extension AppState {
         case .terminationRequested:
             return perform(.forceQuit)
         }
+    }
+
+    /// The queue of an earlier session is back: unfinished jobs wait (paused) for `p`; failed
+    /// ones are offered for review or clearing.
+    private mutating func restored(_ jobs: [UploadJob], paused: Bool, othersWaiting: Int) -> [AppCommand] {
+        for job in jobs { queue.upsert(job) }
+        queue.isPaused = paused
+        let waiting = jobs.filter { $0.state == .queued }.count
+        var parts: [String] = []
+        if waiting > 0 { parts.append("\(waiting) upload(s) from last time wait: p starts them") }
+        if paused, waiting == 0 { parts.append("the queue is paused: p resumes it") }
+        if othersWaiting > 0 { parts.append("\(othersWaiting) job(s) of ferry send wait for ferry send --resume") }
+        if !parts.isEmpty { notice = parts.joined(separator: "; ") }
+        let failed = jobs.filter { $0.state == .failed }.map(\.id)
+        if !failed.isEmpty {
+            focus = .queue
+            confirmation = .earlierFailures(failed)
+        }
+        return []
+    }
+
+    /// Quits once nothing is in flight, if the user chose to let the uploads finish.
+    private mutating func quitIfInFlightFinished() -> [AppCommand] {
+        guard quitsWhenInFlightFinish, queue.summary.uploading == 0, !isQuitting else { return [] }
+        isQuitting = true
+        return [.saveForm(form.settings), .quit]
     }
 
     private mutating func apply(_ event: UploadEvent) {
@@ -65,6 +89,14 @@ extension AppState {
             return handleKey(.key(.escape)) + handleKey(.key(key))
         }
         if let confirmation { return answer(confirmation, with: event) }
+        if quitsWhenInFlightFinish {
+            if event == .key(.escape) {
+                quitsWhenInFlightFinish = false
+                notice = nil
+                return [.setPaused(queue.isPaused)]
+            }
+            if event == .key(.character("q")) { return quitNow() }
+        }
         if showsHelp {
             if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
                 showsHelp = false
@@ -93,23 +125,47 @@ extension AppState {
     }
 
     private mutating func answer(_ confirmation: Confirmation, with event: KeyEvent) -> [AppCommand] {
-        switch event {
-        case .key(.character("y")), .key(.character("Y")), .key(.enter):
+        switch (confirmation, event) {
+        case (.quit(let inFlight, _), .key(.character("y"))), (.quit(let inFlight, _), .key(.character("Y"))),
+             (.quit(let inFlight, _), .key(.enter)), (.quit(let inFlight, _), .key(.character("w"))):
             self.confirmation = nil
-            switch confirmation {
-            case .quit:
-                isQuitting = true
-                return [.saveForm(form.settings), .quit]
-            case .selectFolder(let collection):
-                browser.select(collection.files)
-                return []
-            }
-        case .key(.character("n")), .key(.character("N")), .key(.escape), .key(.character("q")):
+            guard inFlight > 0 else { return quitNow() }
+            quitsWhenInFlightFinish = true
+            notice = "quitting after \(inFlight) in flight finish (Esc: stay, q: stop now)"
+            return [.setPaused(true)]
+        case (.quit, .key(.character("s"))), (.quit, .key(.character("S"))):
+            self.confirmation = nil
+            return quitNow()
+        case (.earlierFailures(let ids), .key(.character("c"))), (.earlierFailures(let ids), .key(.character("C"))):
+            self.confirmation = nil
+            notice = "cleared \(ids.count) failed upload(s) of an earlier session"
+            return ids.map { .remove($0) }
+        case (.earlierFailures, .key(.character("y"))), (.earlierFailures, .key(.enter)),
+             (.earlierFailures, .key(.character("r"))), (.earlierFailures, .key(.escape)):
+            self.confirmation = nil
+            return []
+        case (.resend(let id, _), .key(.character("y"))), (.resend(let id, _), .key(.character("Y"))):
+            self.confirmation = nil
+            return [.retry(id)]
+        case (.selectFolder(let collection), .key(.character("y"))), (.selectFolder(let collection), .key(.character("Y"))),
+             (.selectFolder(let collection), .key(.enter)):
+            self.confirmation = nil
+            browser.select(collection.files)
+            return []
+        case (.quit, .key(.character("n"))), (.quit, .key(.character("N"))), (.quit, .key(.escape)), (.quit, .key(.character("q"))),
+             (.resend, .key(.character("n"))), (.resend, .key(.character("N"))), (.resend, .key(.escape)), (.resend, .key(.enter)),
+             (.selectFolder, .key(.character("n"))), (.selectFolder, .key(.character("N"))), (.selectFolder, .key(.escape)):
             self.confirmation = nil
             return []
         default:
             return []
         }
+    }
+
+    /// Quits now: requests in flight are stopped (the runtime keeps their jobs).
+    mutating func quitNow() -> [AppCommand] {
+        isQuitting = true
+        return [.saveForm(form.settings), .quit]
     }
 
     private mutating func collected(_ collection: FileCollection) -> [AppCommand] {

@@ -31,6 +31,9 @@ public struct AppState: Hashable, Sendable {
     public var now: SchedulerInstant?
     /// Whether the interface has decided to quit.
     public var isQuitting = false
+    /// Whether the interface quits once the uploads in flight have finished (nothing new
+    /// starts meanwhile).
+    public var quitsWhenInFlightFinish = false
 
     /// Creates the initial state.
     ///

@@ -75,23 +75,6 @@ public struct QueueState: Hashable, Sendable {
     }
 
     private mutating func account(_ job: UploadJob, sign: Int) {
-        summary.total += sign
-        switch job.state {
-        case .queued: summary.queued += sign
-        case .uploading: summary.uploading += sign
-        case .succeeded: summary.succeeded += sign
-        case .failed: summary.failed += sign
-        case .cancelled: summary.cancelled += sign
-        }
-        let total = job.progress.totalBytes ?? job.spec.estimatedBytes
-        summary.totalBytes += Int64(sign) * total
-        // Done work only: a failed or cancelled job's last attempt may have sent its whole body.
-        let done = switch job.state {
-        case .succeeded: total
-        case .uploading: job.progress.bytesSent
-        case .queued, .failed, .cancelled: Int64(0)
-        }
-        summary.bytesSent += Int64(sign) * done
-        if job.state == .uploading { summary.bytesPerSecond += Double(sign) * (job.progress.bytesPerSecond ?? 0) }
+        summary.account(job, sign: sign)
     }
 }

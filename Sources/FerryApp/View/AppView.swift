@@ -57,20 +57,47 @@ public enum AppView {
         } else if state.form.methodChoice != nil && state.focus == .form {
             items = [HelpBar.Item(key: "←/→", description: "choose"), HelpBar.Item(key: "Enter", description: "set"),
                      HelpBar.Item(key: "Esc", description: "cancel")]
-        } else if state.confirmation != nil {
-            items = [HelpBar.Item(key: "y", description: "yes"), HelpBar.Item(key: "n", description: "no")]
+        } else if let confirmation = state.confirmation {
+            items = answers(to: confirmation)
         } else {
             items = KeyBindings.helpBar(for: state.focus).map { $0.helpBarItem(in: state) }
         }
         HelpBar(items: items).render(in: row, buffer: &buffer)
     }
 
+    /// The keys a question takes, for the help bar.
+    private static func answers(to confirmation: Confirmation) -> [HelpBar.Item] {
+        switch confirmation {
+        case .quit(let inFlight, _) where inFlight > 0:
+            return [HelpBar.Item(key: "Enter", description: "finish, then quit"), HelpBar.Item(key: "s", description: "stop now"),
+                    HelpBar.Item(key: "Esc", description: "stay")]
+        case .earlierFailures:
+            return [HelpBar.Item(key: "Enter", description: "keep to review"), HelpBar.Item(key: "c", description: "clear")]
+        case .quit, .resend, .selectFolder:
+            return [HelpBar.Item(key: "y", description: "yes"), HelpBar.Item(key: "n", description: "no")]
+        }
+    }
+
     private static func dialog(for confirmation: Confirmation) -> Dialog {
         switch confirmation {
-        case .quit(let active):
-            return Dialog(title: "Quit?", message: "\(active) upload(s) are queued or running. Quit anyway? "
-                          + "They stop now and are restored on the next start.",
+        case let .quit(inFlight, waiting) where inFlight > 0:
+            let rest = waiting > 0 ? " \(waiting) more wait to start; they are kept for the next start." : ""
+            return Dialog(title: "Quit?", message: "\(inFlight) upload(s) are being sent.\(rest) "
+                          + "Let them finish first, or stop them now (a stopped one goes again next time, "
+                          + "or waits for you if the server may already have it)?",
+                          buttons: ["Enter: finish, then quit", "s: stop now", "Esc: stay"], maxWidth: 60)
+        case let .quit(_, waiting):
+            return Dialog(title: "Quit?", message: "\(waiting) upload(s) wait to start. Quit? They are kept "
+                          + "and wait for you on the next start.",
                           buttons: ["y: quit", "n: stay"], maxWidth: 50)
+        case let .resend(_, name):
+            return Dialog(title: "Send again?", message: "\(name) may have arrived: Ferry stopped after sending all "
+                          + "of it, before the server answered. Send it again (the server may keep two copies)?",
+                          buttons: ["y: send again", "n: leave it"], maxWidth: 56)
+        case let .earlierFailures(ids):
+            return Dialog(title: "Earlier failures", message: "\(ids.count) upload(s) failed in an earlier session. "
+                          + "Keep them in the queue to review (r retries one, R all), or clear them?",
+                          buttons: ["Enter: keep", "c: clear"], maxWidth: 56)
         case .selectFolder(let collection):
             return Dialog(title: "Select folder?",
                           message: "Select \(collection.files.count) files (\(HumanFormat.bytes(collection.totalBytes))) "

@@ -31,9 +31,9 @@ struct StatusLine: Widget {
     private func summary(forWidth width: Int) -> String {
         let summary = state.queue.summary
         let selection = "sel \(state.browser.selection.count) (\(HumanFormat.bytes(state.browser.selectedBytes)))"
-        let fraction = summary.totalBytes > 0 ? Double(summary.bytesSent) / Double(summary.totalBytes) : 0
+        let fraction = summary.progressFraction
         let counts = [("queued", summary.queued), ("active", summary.uploading), ("done", summary.succeeded),
-                      ("failed", summary.failed)]
+                      ("failed", summary.failed), ("cancelled", summary.cancelled)]
         let shown = width >= 100 ? counts : counts.filter { $0.1 > 0 }
         if state.queue.isPaused { return "\(selection) │ \(pauseExplanation)" }
         if summary.total == 0 { return "\(selection) │ queue empty" }

@@ -24,6 +24,9 @@ import Darwin
 public final class UploadJournal: Sendable {
     /// The database file's path.
     public let path: String
+    /// Whose jobs this handle inserts and restores (rows written before clients were recorded
+    /// are anyone's).
+    public let client: JournalClient
     private let database: DatabaseQueue
     private let lock: JournalLock
 
@@ -33,10 +36,13 @@ public final class UploadJournal: Sendable {
     /// process holds a shared lock on `<path>.lock` while the journal is open (see
     /// ``takeOverRestorableJobs()``).
     ///
-    /// - Parameter path: The database file's path.
+    /// - Parameters:
+    ///   - path: The database file's path.
+    ///   - client: Whose jobs this handle inserts and restores.
     /// - Throws: `UploadError.journalFailed(reason: .openFailed)`.
-    public init(path: String) throws(UploadError) {
+    public init(path: String, client: JournalClient = .send) throws(UploadError) {
         self.path = path
+        self.client = client
         let directory = (path as NSString).deletingLastPathComponent
         try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
         try Self.createPrivateFile(path)
@@ -69,12 +75,16 @@ public final class UploadJournal: Sendable {
 
     /// Opens the journal at its default path, making sure its `ferry` directory is `0700`.
     ///
-    /// - Parameter environment: The process environment.
+    /// - Parameters:
+    ///   - client: Whose jobs the handle inserts and restores.
+    ///   - environment: The process environment.
     /// - Returns: The journal.
     /// - Throws: `UploadError.journalFailed(reason: .openFailed)`.
-    public static func openDefault(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UploadError) -> UploadJournal {
+    public static func openDefault(
+        client: JournalClient = .send, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(UploadError) -> UploadJournal {
         let path = defaultPath(environment: environment)
-        let journal = try UploadJournal(path: path)
+        let journal = try UploadJournal(path: path, client: client)
         chmod((path as NSString).deletingLastPathComponent, 0o700)
         return journal
     }
@@ -110,14 +120,14 @@ public final class UploadJournal: Sendable {
             return try database.write { db in
                 let encoder = JSONEncoder()
                 let statement = try db.cachedStatement(sql: """
-                    INSERT INTO upload_job (spec, state, attempts, automatic_retries, created_at, updated_at)
-                    VALUES (?, 'queued', 0, 0, ?, ?)
+                    INSERT INTO upload_job (spec, state, attempts, automatic_retries, created_at, updated_at, client)
+                    VALUES (?, 'queued', 0, 0, ?, ?, ?)
                     """)
                 var ids: [UploadJobID] = []
                 ids.reserveCapacity(specs.count)
                 for spec in specs {
                     let json = String(decoding: try encoder.encode(spec), as: UTF8.self)
-                    try statement.execute(arguments: [json, now, now])
+                    try statement.execute(arguments: [json, now, now, client.rawValue])
                     ids.append(UploadJobID(db.lastInsertedRowID))
                 }
                 return ids
@@ -166,13 +176,29 @@ public final class UploadJournal: Sendable {
         }
     }
 
-    /// The jobs a later run picks up again: queued, uploading (interrupted) and failed, in ID
-    /// order, as recorded (an interrupted job still says `uploading`).
+    /// The jobs a later run of this client picks up again: queued, uploading (interrupted) and
+    /// failed, in ID order, as recorded (an interrupted job still says `uploading`).
     ///
     /// - Returns: The jobs.
     /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
     public func loadRestorableJobs() throws(UploadError) -> [UploadJob] {
-        try fetchJobs(where: "state IN ('queued', 'uploading', 'failed')")
+        try fetchJobs(where: "state IN ('queued', 'uploading', 'failed') AND (client = '\(client.rawValue)' OR client IS NULL)")
+    }
+
+    /// How many unfinished (queued or interrupted) jobs another client left for its own resume.
+    ///
+    /// - Parameter other: The other client.
+    /// - Returns: The count.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
+    public func unfinishedJobCount(of other: JournalClient) throws(UploadError) -> Int {
+        do {
+            return try database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM upload_job WHERE state IN ('queued', 'uploading') AND client = ?",
+                                 arguments: [other.rawValue]) ?? 0
+            }
+        } catch {
+            throw .journalFailed(reason: .readFailed(message: "\(error)"))
+        }
     }
 
     /// Every job in the journal, in ID order.
@@ -272,6 +298,9 @@ public final class UploadJournal: Sendable {
         }
         migrator.registerMigration("v2-attempt-history") { db in
             try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN attempt_history TEXT")
+        }
+        migrator.registerMigration("v3-client") { db in
+            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN client TEXT")
         }
         return migrator
     }()

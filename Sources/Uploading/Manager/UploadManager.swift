@@ -212,14 +212,15 @@ public final class UploadManager: @unchecked Sendable {
         }
     }
 
-    /// Retries every failed job, re-capturing their files as `retry(_:)` does.
-    public func retryAllFailed() {
+    /// Retries every failed and cancelled job but those that may have arrived, re-capturing
+    /// their files as `retry(_:)` does.
+    public func retryFailedAndCancelled() {
         rootQueue.async {
             var refreshed: [UploadJobID: [QueuedFile]] = [:]
-            for id in self.machine.jobIDs(in: .failed) {
+            for id in self.machine.retriableTogether() {
                 if let files = self.machine.job(id).flatMap(Self.refreshedFiles) { refreshed[id] = files }
             }
-            self.run { $0.retryAllFailed(refreshedFiles: refreshed) }
+            self.run { $0.retryFailedAndCancelled(refreshedFiles: refreshed) }
         }
     }
 
@@ -230,9 +231,9 @@ public final class UploadManager: @unchecked Sendable {
         rootQueue.async { self.run { $0.remove(id) } }
     }
 
-    /// Removes succeeded and cancelled jobs.
-    public func clearFinished() {
-        rootQueue.async { self.run { $0.clearFinished() } }
+    /// Removes the succeeded jobs.
+    public func clearSucceeded() {
+        rootQueue.async { self.run { $0.clearSucceeded() } }
     }
 
     /// Stops for shutdown: pauses, aborts in-flight requests and puts their jobs (and jobs

@@ -33,8 +33,9 @@ public struct QueuedFile: Sendable, Hashable, Codable {
 
     /// Records a file's current size and modification time.
     ///
-    /// Never fails: a file that cannot be examined now is recorded without a stamp, and the job
-    /// fails with the encoder's precise reason (missing, directory, ...) when it is sent.
+    /// Never fails: a file that cannot be examined now, or is not a regular file, is recorded
+    /// without a stamp (so it counts no bytes), and the job fails with the encoder's precise
+    /// reason (missing, directory, ...) when it is sent.
     ///
     /// - Parameter path: The file's path; symbolic links are followed.
     /// - Returns: The queued file.
@@ -63,9 +64,11 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         return now.size != size || now.modificationTimeNanoseconds != modificationTimeNanoseconds
     }
 
+    /// The stamp of a regular file; nil for anything else (a folder's size is not bytes to send).
     private static func currentStamp(of path: String) -> (size: Int64, modificationTimeNanoseconds: Int64)? {
         var info = stat()
-        guard FileSystemName.withFileSystemPath(path, { stat($0, &info) }) == 0 else { return nil }
+        guard FileSystemName.withFileSystemPath(path, { stat($0, &info) }) == 0,
+              info.st_mode & S_IFMT == S_IFREG else { return nil }
         #if canImport(Darwin)
         let time = info.st_mtimespec
         #else

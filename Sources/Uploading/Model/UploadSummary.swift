@@ -1,4 +1,6 @@
-/// Totals over the whole queue.
+/// Totals over the whole queue, in jobs and in the bytes of their files (not of the requests,
+/// whose multipart framing is Ferry's business): the one calculation behind `ferry send`'s last
+/// line and the interface's status line (``account(_:sign:)``).
 public struct UploadSummary: Sendable, Hashable {
     /// Jobs in the queue, whatever their state.
     public var total: Int
@@ -12,9 +14,12 @@ public struct UploadSummary: Sendable, Hashable {
     public var failed: Int
     /// Jobs the user cancelled.
     public var cancelled: Int
-    /// Body bytes sent: whole bodies of succeeded jobs plus the current attempts' bytes.
+    /// File bytes uploaded: the files of succeeded jobs, and the share of in-flight jobs' files
+    /// their current attempts have sent.
     public var bytesSent: Int64
-    /// Body bytes of all jobs (estimated from file sizes where a body was not prepared yet).
+    /// File bytes of failed and cancelled jobs: finished without being uploaded.
+    public var bytesSettled: Int64 = 0
+    /// File bytes of all jobs. What cannot be sent (a folder, a missing file) counts nothing.
     public var totalBytes: Int64
     /// The sum of the in-flight jobs' recent rates, in bytes per second.
     public var bytesPerSecond: Double
@@ -37,4 +42,46 @@ public struct UploadSummary: Sendable, Hashable {
 
     /// Whether nothing is queued or in flight.
     public var isIdle: Bool { queued == 0 && uploading == 0 }
+
+    /// How much of the queue's work is finished, from 0 to 1: bytes uploaded or settled over all
+    /// bytes (by jobs when no job has bytes). Everything finished is 1, whatever failed.
+    public var progressFraction: Double {
+        if totalBytes > 0 { return min(1, Double(bytesSent + bytesSettled) / Double(totalBytes)) }
+        return total > 0 ? Double(succeeded + failed + cancelled) / Double(total) : 0
+    }
+
+    /// Adds a job's share to the totals (`sign` 1), or takes it away again (-1, with the job as
+    /// it was added): its state's count, its files' bytes and what of them is done.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - sign: 1 to add, -1 to remove.
+    public mutating func account(_ job: UploadJob, sign: Int) {
+        total += sign
+        switch job.state {
+        case .queued: queued += sign
+        case .uploading: uploading += sign
+        case .succeeded: succeeded += sign
+        case .failed: failed += sign
+        case .cancelled: cancelled += sign
+        }
+        let bytes = job.spec.estimatedBytes
+        let weight = Int64(sign)
+        totalBytes += weight * bytes
+        switch job.state {
+        case .succeeded:
+            bytesSent += weight * bytes
+        case .uploading:
+            // The request's progress, scaled to the files (the request adds the form's framing).
+            if let requestBytes = job.progress.totalBytes, requestBytes > 0 {
+                let share = min(1, Double(job.progress.bytesSent) / Double(requestBytes))
+                bytesSent += weight * Int64(share * Double(bytes))
+            }
+            bytesPerSecond += Double(sign) * (job.progress.bytesPerSecond ?? 0)
+        case .failed, .cancelled:
+            bytesSettled += weight * bytes
+        case .queued:
+            break
+        }
+    }
 }

@@ -155,6 +155,16 @@ public struct UploadQueueStateMachine: Sendable {
         jobs.values.lazy.filter { $0.job.state == state }.map(\.job.id).sorted()
     }
 
+    /// The jobs ``retryFailedAndCancelled(refreshedFiles:)`` retries: failed and cancelled
+    /// ones that cannot have arrived, in ID order.
+    ///
+    /// - Returns: Their IDs.
+    public func retriableTogether() -> [UploadJobID] {
+        jobs.values.lazy
+            .filter { ($0.job.state == .failed || $0.job.state == .cancelled) && !$0.job.mayHaveArrived }
+            .map(\.job.id).sorted()
+    }
+
     /// How many jobs are in a state.
     ///
     /// - Parameter state: The state.
@@ -165,16 +175,8 @@ public struct UploadQueueStateMachine: Sendable {
 
     /// Totals over the queue.
     public var summary: UploadSummary {
-        var summary = UploadSummary(
-            total: jobs.count, queued: count(.queued), uploading: count(.uploading),
-            succeeded: count(.succeeded), failed: count(.failed), cancelled: count(.cancelled)
-        )
-        for record in jobs.values {
-            let job = record.job
-            summary.bytesSent += job.progress.bytesSent
-            summary.totalBytes += job.progress.totalBytes ?? job.spec.estimatedBytes
-            if job.state == .uploading { summary.bytesPerSecond += job.progress.bytesPerSecond ?? 0 }
-        }
+        var summary = UploadSummary()
+        for record in jobs.values { summary.account(record.job, sign: 1) }
         return summary
     }
 
@@ -348,13 +350,14 @@ public struct UploadQueueStateMachine: Sendable {
         return actions
     }
 
-    /// The user retried every failed job.
+    /// The user retried every failed and cancelled job — except those that may have arrived
+    /// (``UploadJob/mayHaveArrived``), which are retried one by one, knowingly.
     ///
     /// - Parameter refreshedFiles: Re-captured files per job, as for `retry(_:refreshedFiles:)`.
     /// - Returns: The actions.
-    public mutating func retryAllFailed(refreshedFiles: [UploadJobID: [QueuedFile]] = [:]) -> [Action] {
+    public mutating func retryFailedAndCancelled(refreshedFiles: [UploadJobID: [QueuedFile]] = [:]) -> [Action] {
         var actions: [Action] = []
-        for id in jobIDs(in: .failed) {
+        for id in retriableTogether() {
             retryOne(id, refreshedFiles: refreshedFiles[id], &actions)
         }
         settle(&actions)
@@ -377,12 +380,12 @@ public struct UploadQueueStateMachine: Sendable {
         return actions
     }
 
-    /// The user cleared finished jobs: succeeded and cancelled ones leave the queue (failed ones
+    /// The user cleared the done jobs: succeeded ones leave the queue (failed and cancelled ones
     /// stay, they wait for the user).
     ///
     /// - Returns: One `delete` for all their rows and a `removed` event per job.
-    public mutating func clearFinished() -> [Action] {
-        let ids = jobs.values.lazy.filter { $0.job.state.isFinished }.map(\.job.id).sorted()
+    public mutating func clearSucceeded() -> [Action] {
+        let ids = jobIDs(in: .succeeded)
         guard !ids.isEmpty else { return [] }
         var actions: [Action] = [.persist(.delete(ids))]
         for id in ids {

@@ -136,13 +136,19 @@ final class InterfaceLoop {
                 return [.commandFailed("could not queue: \(error.description)")]
             }
         case .retry(let id): manager.retry(id)
-        case .retryAllFailed: manager.retryAllFailed()
+        case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
         case .cancel(let id): manager.cancel(id)
         case .cancelAll: manager.cancelAll()
         case .setPaused(let paused): paused ? manager.pause() : manager.resume()
+        case .rememberPause(let paused):
+            do {
+                try journal?.saveFormState(paused, forKey: Interface.pauseKey)
+            } catch {
+                return [.commandFailed("could not remember the pause: \(error.description)")]
+            }
         case .setConcurrency(let limit): manager.setConcurrencyLimit(limit)
         case .remove(let id): manager.remove(id)
-        case .clearFinished: manager.clearFinished()
+        case .clearSucceeded: manager.clearSucceeded()
         case .saveForm(let settings):
             do {
                 try journal?.saveFormState(settings)

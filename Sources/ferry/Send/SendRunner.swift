@@ -22,7 +22,7 @@ struct SendRunner {
     /// - Parameter jobs: The new jobs.
     /// - Returns: The summary when the queue is idle.
     func run(_ jobs: [UploadJobSpec]) async throws -> UploadSummary {
-        let journal = UploadJournal.openDefaultOrWarn()
+        let journal = UploadJournal.openDefaultOrWarn(client: .send)
         let transport = HTTPTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
