@@ -436,6 +436,25 @@ struct AppUpdateTests {
         #expect(app.state.queue.order == [5])
     }
 
+    @Test("secret headers are saved with the form only when the user asks to remember them (the Secrets row)")
+    func secretsAreForgottenUnlessRemembered() {
+        var settings = Self.valid
+        settings.headers = [FormRow(name: "Authorization", value: "Bearer abc"), FormRow(name: "X-Trace", value: "1")]
+        var app = AppHarness(directories: Self.tree, settings: settings)
+        let quit = app.type("q")
+        guard case .saveForm(let saved)? = quit.first else { Issue.record("\(quit)"); return }
+        #expect(saved.headers == [FormRow(name: "X-Trace", value: "1")])
+        #expect(app.state.form.settings.headers.count == 2, "the running session keeps the secret")
+
+        var remembering = AppHarness(directories: Self.tree, settings: settings)
+        remembering.type("2")
+        while remembering.state.form.currentField != .remembersSecrets { remembering.press(.down) }
+        let toggled = remembering.press(.enter)
+        guard case .saveForm(let kept)? = toggled.first else { Issue.record("\(toggled)"); return }
+        #expect(kept.remembersSecrets)
+        #expect(kept.headers.count == 2)
+    }
+
     @Test("quit with uploads in flight: Enter lets them finish (nothing new starts), then quits; s stops them now")
     func quitLetsInFlightFinish() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)

@@ -61,11 +61,11 @@ struct AppViewTests {
             "Mode         one request per file",
             "Concurrency  4",
             "Retries      3",
+            "Secrets      forgotten on quit (Authorization, tokens)",
             "Param        note=hi",
             "+ parameter  n or Enter adds a parameter (key=value)",
             "Header       Authorization: ••••••••",
             "Header       X-Trace: 1",
-            "+ header     n or Enter adds a header (Name: value)",
             " → ftp://example.com/up           sel 0 (0 B) │ queue empty ",
             "Enter edit  n add row  d delete  v reveal  ? help  q quit",
         ])

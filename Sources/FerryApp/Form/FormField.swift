@@ -12,6 +12,8 @@ public enum FormField: Hashable, Sendable {
     case concurrency
     /// Automatic retries.
     case retries
+    /// Whether secret header values are saved with the form for the next start.
+    case remembersSecrets
     /// A parameter row.
     case parameter(Int)
     /// A header row.
@@ -30,6 +32,7 @@ public enum FormField: Hashable, Sendable {
         case .mode: "Mode"
         case .concurrency: "Concurrency"
         case .retries: "Retries"
+        case .remembersSecrets: "Secrets"
         case .parameter: "Param"
         case .header: "Header"
         case .newParameter: "+ parameter"

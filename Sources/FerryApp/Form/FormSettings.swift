@@ -16,6 +16,17 @@ public struct FormSettings: Hashable, Sendable, Codable {
     public var parameters: [FormRow]
     /// Request headers.
     public var headers: [FormRow]
+    /// Whether secret header values (`Authorization`, tokens: ``FormRow/isSecretHeader``) are
+    /// saved with the form for the next start; by default they are forgotten.
+    public var remembersSecrets: Bool
+
+    /// The settings as saved in the journal: secret headers left out unless remembered.
+    public var savable: FormSettings {
+        guard !remembersSecrets else { return self }
+        var saved = self
+        saved.headers.removeAll(where: \.isSecretHeader)
+        return saved
+    }
 
     /// Creates settings.
     ///
@@ -28,8 +39,10 @@ public struct FormSettings: Hashable, Sendable, Codable {
     ///   - retries: Automatic retries.
     ///   - parameters: Text parameters.
     ///   - headers: Request headers.
+    ///   - remembersSecrets: Whether secret header values are saved for the next start.
     public init(url: String = "", method: String = "POST", fileField: String = "file", mode: UploadMode = .perFile,
-                concurrency: Int = 4, retries: Int = 3, parameters: [FormRow] = [], headers: [FormRow] = []) {
+                concurrency: Int = 4, retries: Int = 3, parameters: [FormRow] = [], headers: [FormRow] = [],
+                remembersSecrets: Bool = false) {
         self.url = url
         self.method = method
         self.fileField = fileField
@@ -38,5 +51,26 @@ public struct FormSettings: Hashable, Sendable, Codable {
         self.retries = retries
         self.parameters = parameters
         self.headers = headers
+        self.remembersSecrets = remembersSecrets
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            url: try container.decode(String.self, forKey: .url),
+            method: try container.decode(String.self, forKey: .method),
+            fileField: try container.decode(String.self, forKey: .fileField),
+            mode: try container.decode(UploadMode.self, forKey: .mode),
+            concurrency: try container.decode(Int.self, forKey: .concurrency),
+            retries: try container.decode(Int.self, forKey: .retries),
+            parameters: try container.decode([FormRow].self, forKey: .parameters),
+            headers: try container.decode([FormRow].self, forKey: .headers),
+            // Saved before the setting existed: nobody asked to remember, so the next save forgets.
+            remembersSecrets: try container.decodeIfPresent(Bool.self, forKey: .remembersSecrets) ?? false
+        )
     }
 }

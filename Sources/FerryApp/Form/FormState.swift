@@ -43,7 +43,7 @@ public struct FormState: Hashable, Sendable {
 
     /// The rows of the form, in order.
     public var fields: [FormField] {
-        [.url, .method, .fileField, .mode, .concurrency, .retries]
+        [.url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets]
             + settings.parameters.indices.map(FormField.parameter) + [.newParameter]
             + settings.headers.indices.map(FormField.header) + [.newHeader]
     }
@@ -66,6 +66,7 @@ public struct FormState: Hashable, Sendable {
         case .mode: settings.mode.label
         case .concurrency: rejectedNumbers[.concurrency] ?? String(settings.concurrency)
         case .retries: rejectedNumbers[.retries] ?? String(settings.retries)
+        case .remembersSecrets: settings.remembersSecrets ? "remembered for the next start" : "forgotten on quit (Authorization, tokens)"
         case .parameter(let index): settings.parameters[index].name + "=" + settings.parameters[index].value
         case .header(let index): settings.headers[index].name + ": " + settings.headers[index].value
         case .newParameter: "n or Enter adds a parameter (key=value)"
@@ -102,7 +103,7 @@ public struct FormState: Hashable, Sendable {
         switch field {
         case .url: settings.url = text.trimmingSpaces
         case .fileField: settings.fileField = text
-        case .method, .mode, .newParameter, .newHeader: break
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader: break
         case .concurrency:
             if let value = Int(text.trimmingSpaces), (1...64).contains(value) {
                 settings.concurrency = value
@@ -167,7 +168,7 @@ public struct FormState: Hashable, Sendable {
             return rejectedNumbers[.concurrency] == nil ? nil : "enter a whole number from 1 to 64"
         case .retries:
             return rejectedNumbers[.retries] == nil ? nil : "enter a whole number from 0 to 100"
-        case .method, .mode, .newParameter, .newHeader:
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader:
             return nil
         }
     }

@@ -78,7 +78,7 @@ public enum KeyBindings {
                    liveDescription: { state in
                        switch state.form.currentField {
                        case .method: "choose"
-                       case .mode: "switch"
+                       case .mode, .remembersSecrets: "switch"
                        case .newParameter, .newHeader: "add"
                        default: "edit"
                        }

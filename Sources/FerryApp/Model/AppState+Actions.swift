@@ -153,6 +153,8 @@ extension AppState {
                 form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
             case .mode:
                 form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
+            case .remembersSecrets:
+                form.settings.remembersSecrets.toggle()
             case .newParameter, .newHeader:
                 return editForm(.addRow)
             default:

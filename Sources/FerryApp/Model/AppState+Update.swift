@@ -65,7 +65,7 @@ extension AppState {
     private mutating func quitIfInFlightFinished() -> [AppCommand] {
         guard quitsWhenInFlightFinish, queue.summary.uploading == 0, !isQuitting else { return [] }
         isQuitting = true
-        return [.saveForm(form.settings), .quit]
+        return [.saveForm(form.settings.savable), .quit]
     }
 
     private mutating func apply(_ event: UploadEvent) {
@@ -131,7 +131,7 @@ extension AppState {
             self.confirmation = nil
             guard inFlight > 0 else { return quitNow() }
             quitsWhenInFlightFinish = true
-            notice = "quitting after \(inFlight) in flight finish (Esc: stay, q: stop now)"
+            notice = "quitting once \(inFlight) finish"
             return [.setPaused(true)]
         case (.quit, .key(.character("s"))), (.quit, .key(.character("S"))):
             self.confirmation = nil
@@ -165,7 +165,7 @@ extension AppState {
     /// Quits now: requests in flight are stopped (the runtime keeps their jobs).
     mutating func quitNow() -> [AppCommand] {
         isQuitting = true
-        return [.saveForm(form.settings), .quit]
+        return [.saveForm(form.settings.savable), .quit]
     }
 
     private mutating func collected(_ collection: FileCollection) -> [AppCommand] {
@@ -248,7 +248,7 @@ extension AppState {
     /// The commands a changed form needs: save it, and apply a new concurrency live.
     func commands(afterFormChangeFrom before: FormSettings) -> [AppCommand] {
         guard before != form.settings else { return [] }
-        var commands: [AppCommand] = [.saveForm(form.settings)]
+        var commands: [AppCommand] = [.saveForm(form.settings.savable)]
         if before.concurrency != form.settings.concurrency {
             commands.append(.setConcurrency(form.settings.concurrency))
         }

@@ -59,6 +59,9 @@ public enum AppView {
                      HelpBar.Item(key: "Esc", description: "cancel")]
         } else if let confirmation = state.confirmation {
             items = answers(to: confirmation)
+        } else if state.quitsWhenInFlightFinish {
+            items = [HelpBar.Item(key: "Esc", description: "stay"), HelpBar.Item(key: "q", description: "stop them now"),
+                     HelpBar.Item(key: "?", description: "help")]
         } else {
             items = KeyBindings.helpBar(for: state.focus).map { $0.helpBarItem(in: state) }
         }
@@ -81,7 +84,7 @@ public enum AppView {
     private static func dialog(for confirmation: Confirmation) -> Dialog {
         switch confirmation {
         case let .quit(inFlight, waiting) where inFlight > 0:
-            let rest = waiting > 0 ? " \(waiting) more wait to start; they are kept for the next start." : ""
+            let rest = waiting > 0 ? " \(waiting) more waiting to start stay queued for the next start." : ""
             return Dialog(title: "Quit?", message: "\(inFlight) upload(s) are being sent.\(rest) "
                           + "Let them finish first, or stop them now (a stopped one goes again next time, "
                           + "or waits for you if the server may already have it)?",

@@ -27,6 +27,7 @@ extension UploadJob {
             return "HTTP \(response.status)" + (text.isEmpty ? "" : " " + text)
         }
         if case .serverRejected(let status, _)? = lastError { return "HTTP \(status)" }
+        if mayHaveArrived { return "may have arrived: r to resend" }
         return lastError?.description ?? "failed"
     }
 }
