@@ -455,12 +455,18 @@ struct AppUpdateTests {
         #expect(kept.headers.count == 2)
     }
 
-    @Test("quit with uploads in flight: Enter lets them finish (nothing new starts), then quits; s stops them now")
-    func quitLetsInFlightFinish() {
+    /// Two files queued, the first in flight, and `q` pressed.
+    static func quitAskedWithOneInFlight() -> AppHarness {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("au")
         app.send(app.engine.start(1))
         app.type("q")
+        return app
+    }
+
+    @Test("quit with uploads in flight: Enter lets them finish (nothing new starts), then quits; s stops them now")
+    func quitLetsInFlightFinish() {
+        var app = Self.quitAskedWithOneInFlight()
         #expect(app.state.confirmation == .quit(inFlight: 1, waiting: 1))
         #expect(app.press(.enter) == [.setPaused(true)])
         #expect(!app.state.isQuitting)
@@ -468,20 +474,14 @@ struct AppUpdateTests {
         #expect(app.send(app.engine.finish(1, status: 200)) == [.saveForm(Self.valid), .quit])
         #expect(app.state.isQuitting)
 
-        var stopping = AppHarness(directories: Self.tree, settings: Self.valid)
-        stopping.type("au")
-        stopping.send(stopping.engine.start(1))
-        stopping.type("q")
+        var stopping = Self.quitAskedWithOneInFlight()
         #expect(stopping.type("s") == [.saveForm(Self.valid), .quit])
         #expect(stopping.state.isQuitting)
     }
 
     @Test("while quitting waits for uploads, Esc stays (the queue runs again unless paused) and q stops them now")
     func quitWaitingCanBeUndoneOrHurried() {
-        var app = AppHarness(directories: Self.tree, settings: Self.valid)
-        app.type("au")
-        app.send(app.engine.start(1))
-        app.type("q")
+        var app = Self.quitAskedWithOneInFlight()
         app.press(.enter)
         #expect(app.press(.escape) == [.setPaused(false)])
         #expect(!app.state.quitsWhenInFlightFinish)
