@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 ferry, benchmark, work = sys.argv[1:4]
@@ -40,7 +41,11 @@ def serve(*options):
     shutil.rmtree(uploads, ignore_errors=True)
     process = subprocess.Popen([ferry, "serve", "--port", "0", "--dir", uploads, *options],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return process, process.stdout.readline().strip() + "/upload"
+    url = process.stdout.readline().strip() + "/upload"
+    # The receiver logs a line per request on standard output: keep reading it, or once the pipe
+    # is full the receiver blocks (and never stops) after some 200 uploads.
+    threading.Thread(target=lambda: shutil.copyfileobj(process.stdout, open(os.devnull, "w")), daemon=True).start()
+    return process, url
 
 
 def environment():
