@@ -21,7 +21,7 @@ struct JournalBenchmark {
         func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
             DispatchQueue.global().async {
-                progress(request.body.contentLength)
+                progress(request.message.body.contentLength)
                 completion(.success(UploadResponse(status: 201)))
             }
             return Task()

@@ -25,7 +25,7 @@ public final class UploadManager: @unchecked Sendable {
     // `let` is Sendable.
 
     /// The settings the manager was created with (limits may change later).
-    public let configuration: Configuration
+    public let configuration: UploadQueueConfiguration
     /// The journal, if the queue is persisted.
     public let journal: UploadJournal?
 
@@ -77,7 +77,7 @@ public final class UploadManager: @unchecked Sendable {
     ///   - formBuilder: Builds requests from job specs (holds the multipart encoder).
     ///   - random: The source of retry jitter.
     public init(
-        configuration: Configuration = Configuration(),
+        configuration: UploadQueueConfiguration = UploadQueueConfiguration(),
         transport: any UploadTransport,
         journal: UploadJournal? = nil,
         scheduler: any UploadScheduler = DispatchUploadScheduler(),
@@ -90,7 +90,7 @@ public final class UploadManager: @unchecked Sendable {
         self.scheduler = scheduler
         self.formBuilder = formBuilder
         self.journalWriter = journal.map { JournalWriter(journal: $0) }
-        self.machine = UploadQueueStateMachine(configuration: configuration.stateMachineConfiguration, random: random)
+        self.machine = UploadQueueStateMachine(configuration: configuration, random: random)
         journalWriter?.setErrorHandler { [weak self] error in
             guard let self else { return }
             self.rootQueue.async { self.perform([.emit(.journalFailed(error))]) }
@@ -413,7 +413,7 @@ public final class UploadManager: @unchecked Sendable {
         }
         let now = scheduler.now
         let date = scheduler.currentDate
-        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.body.contentLength, now: now, date: date) }
+        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.message.body.contentLength, now: now, date: date) }
         let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
             self?.progressed(id, attempt: attempt, bytesSent: bytes)
         }

@@ -11,44 +11,6 @@ import Foundation
 /// Transport events carry the attempt number they belong to; events of an attempt that is no
 /// longer current (the job was cancelled, removed or stopped meanwhile) are ignored.
 public struct UploadQueueStateMachine: Sendable {
-    /// The machine's settings.
-    public struct Configuration: Sendable, Hashable {
-        /// How many jobs may be in flight at once (at least 1).
-        public var concurrencyLimit: Int
-        /// When failed attempts are retried automatically.
-        public var retryPolicy: RetryPolicy
-        /// The shortest time between two `progressed` events of one job.
-        public var progressInterval: Duration
-        /// How far back the send rate looks.
-        public var rateWindow: Duration
-        /// Whether a succeeded job keeps its response and attempt history in the queue. The
-        /// `succeeded` event and the journal carry them either way.
-        public var keepsSucceededJobDetails: Bool
-
-        /// Creates a configuration.
-        ///
-        /// - Parameters:
-        ///   - concurrencyLimit: Jobs in flight at once; default 4.
-        ///   - retryPolicy: The retry policy.
-        ///   - progressInterval: Minimum gap between progress events per job; default 100 ms.
-        ///   - rateWindow: The rate's sliding window; default 5 s.
-        ///   - keepsSucceededJobDetails: Whether succeeded jobs keep their response and
-        ///     attempt history; default true.
-        public init(
-            concurrencyLimit: Int = 4,
-            retryPolicy: RetryPolicy = RetryPolicy(),
-            progressInterval: Duration = .milliseconds(100),
-            rateWindow: Duration = .seconds(5),
-            keepsSucceededJobDetails: Bool = true
-        ) {
-            self.concurrencyLimit = max(1, concurrencyLimit)
-            self.retryPolicy = retryPolicy
-            self.progressInterval = progressInterval
-            self.rateWindow = rateWindow
-            self.keepsSucceededJobDetails = keepsSucceededJobDetails
-        }
-    }
-
     /// The timers the machine asks for.
     public enum TimerKey: Hashable, Sendable {
         /// A job's automatic-retry backoff is over.
@@ -97,7 +59,7 @@ public struct UploadQueueStateMachine: Sendable {
         var ticket: Int
     }
 
-    private var configuration: Configuration
+    private var configuration: UploadQueueConfiguration
     private var jobs = JobTable<JobRecord>()
     /// Jobs eligible to start, oldest first; stale entries are skipped by ticket.
     private var readyQueue: [ReadyEntry] = []
@@ -115,7 +77,7 @@ public struct UploadQueueStateMachine: Sendable {
     ///   - configuration: Limits, retry policy, throttling.
     ///   - random: The source of retry jitter; inject a fixed one in tests.
     public init(
-        configuration: Configuration = Configuration(),
+        configuration: UploadQueueConfiguration = UploadQueueConfiguration(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
