@@ -6,18 +6,19 @@ import Synchronization
 /// Works the upload queue: owns an `UploadQueueStateMachine` on one serial root queue
 /// (`ferry.uploading.root`), carries out its actions — transfers through an `UploadTransport`,
 /// timers through an `UploadScheduler`, rows through the journal — and publishes one stream of
-/// `UploadEvent`s.
+/// `UploadEvent`s to callback subscribers.
 ///
 /// Every public method may be called from any thread except the root queue itself (event
 /// handlers never run there). Control methods (`pause`, `cancel`, ...) return at once and take
 /// effect in call order; `enqueue` returns the new jobs' IDs, already in the journal.
 ///
-/// Typical use (`ferry send`):
+/// Typical use (`ferry send`): subscribe, queue, wait.
 /// ```swift
-/// let manager = UploadManager(transport: transport, journal: journal)
-/// let events = manager.events()
+/// let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
+/// let subscription = manager.subscribe(on: events) { batch in batch.forEach(printer.handle) }
 /// try manager.enqueue(specs)
-/// for await event in events { print(event); if case .idle = event { break } }
+/// let summary = await manager.waitUntilIdle()
+/// subscription.cancel()
 /// ```
 public final class UploadManager: @unchecked Sendable {
     // @unchecked Sendable: every `var` below is read and written only on `rootQueue`, a serial
@@ -62,9 +63,9 @@ public final class UploadManager: @unchecked Sendable {
         let timer: any ScheduledTimer
     }
 
-    private enum Subscriber {
-        case callback(DispatchQueue, @Sendable ([UploadEvent]) -> Void)
-        case stream(AsyncStream<UploadEvent>.Continuation)
+    private struct Subscriber {
+        let queue: DispatchQueue
+        let handler: @Sendable ([UploadEvent]) -> Void
     }
 
     /// Creates a manager with an empty, running queue.
@@ -94,12 +95,6 @@ public final class UploadManager: @unchecked Sendable {
         journalWriter?.setErrorHandler { [weak self] error in
             guard let self else { return }
             self.rootQueue.async { self.perform([.emit(.journalFailed(error))]) }
-        }
-    }
-
-    deinit {
-        for subscriber in subscribers.values {
-            if case let .stream(continuation) = subscriber { continuation.finish() }
         }
     }
 
@@ -290,29 +285,11 @@ public final class UploadManager: @unchecked Sendable {
             return next
         }
         let queue = queue ?? DispatchQueue(label: "ferry.uploading.events")
-        rootQueue.async { self.subscribers[id] = .callback(queue, handler) }
+        rootQueue.async { self.subscribers[id] = Subscriber(queue: queue, handler: handler) }
         return UploadSubscription { [weak self] in
             guard let self else { return }
             self.rootQueue.async { self.subscribers[id] = nil }
         }
-    }
-
-    /// Every event from now on, as an async sequence; ends when the manager goes away or the
-    /// consumer stops iterating.
-    ///
-    /// - Returns: The stream (unbounded buffer: progress is throttled, so it stays small).
-    public func events() -> AsyncStream<UploadEvent> {
-        let id = subscriberIDs.withLock { next in
-            defer { next += 1 }
-            return next
-        }
-        let (stream, continuation) = AsyncStream.makeStream(of: UploadEvent.self, bufferingPolicy: .unbounded)
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.rootQueue.async { self.subscribers[id] = nil }
-        }
-        rootQueue.async { self.subscribers[id] = .stream(continuation) }
-        return stream
     }
 
     /// Waits until nothing is queued or in flight.
@@ -468,14 +445,8 @@ public final class UploadManager: @unchecked Sendable {
         let events = outbox
         outbox = []
         for id in subscribers.keys.sorted() {
-            switch subscribers[id] {
-            case let .callback(queue, handler):
-                queue.async { handler(events) }
-            case let .stream(continuation):
-                for event in events { continuation.yield(event) }
-            case nil:
-                break
-            }
+            guard let subscriber = subscribers[id] else { continue }
+            subscriber.queue.async { subscriber.handler(events) }
         }
         guard !idleWaiters.isEmpty else { return }
         for event in events {

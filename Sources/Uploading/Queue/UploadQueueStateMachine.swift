@@ -95,9 +95,6 @@ public struct UploadQueueStateMachine: Sendable {
     /// The current retry policy.
     public var retryPolicy: RetryPolicy { configuration.retryPolicy }
 
-    /// How many jobs are in flight.
-    public var inFlightCount: Int { inFlight.count }
-
     /// Whether nothing is queued or in flight.
     public var isIdle: Bool { count(.queued) == 0 && count(.uploading) == 0 }
 
@@ -236,18 +233,20 @@ public struct UploadQueueStateMachine: Sendable {
 
     /// The user paused the queue: nothing new starts; transfers in flight go on.
     ///
-    /// - Returns: No actions.
+    /// - Returns: `pausedChanged(true)` if the queue was running; else nothing.
     public mutating func pause() -> [Action] {
-        paused = true
-        return []
+        var actions: [Action] = []
+        setPaused(true, &actions)
+        return actions
     }
 
     /// The user resumed the queue.
     ///
-    /// - Returns: Starts as far as the limit allows.
+    /// - Returns: `pausedChanged(false)` if the queue was paused, then starts as far as the
+    ///   limit allows.
     public mutating func resume() -> [Action] {
-        paused = false
         var actions: [Action] = []
+        setPaused(false, &actions)
         settle(&actions)
         return actions
     }
@@ -358,7 +357,8 @@ public struct UploadQueueStateMachine: Sendable {
         return actions
     }
 
-    /// The program is stopping (Ctrl-C, quit): the queue pauses, in-flight transfers are aborted
+    /// The program is stopping (Ctrl-C, quit): the queue pauses (`pausedChanged(true)` if it
+    /// was running), in-flight transfers are aborted
     /// and their jobs, like those waiting for a retry, go back to queued, so the journal holds
     /// them for the next run. The aborted attempts still count in `attempts` and are recorded
     /// as interrupted — except that a job whose whole body was sent (its last progress report
@@ -367,8 +367,8 @@ public struct UploadQueueStateMachine: Sendable {
     ///
     /// - Returns: The actions.
     public mutating func stop() -> [Action] {
-        paused = true
         var actions: [Action] = []
+        setPaused(true, &actions)
         let affected = jobs.values.lazy
             .filter { $0.job.state == .uploading || ($0.job.state == .queued && $0.job.retryAt != nil) }
             .map(\.job.id).sorted()
@@ -555,6 +555,13 @@ public struct UploadQueueStateMachine: Sendable {
         counts[record.job.state, default: 0] -= 1
         counts[state, default: 0] += 1
         record.job.state = state
+    }
+
+    /// Pauses or resumes, announcing the change (and only a change).
+    private mutating func setPaused(_ isPaused: Bool, _ actions: inout [Action]) {
+        guard paused != isPaused else { return }
+        paused = isPaused
+        actions.append(.emit(.pausedChanged(isPaused)))
     }
 
     private mutating func makeReady(_ id: UploadJobID) {
