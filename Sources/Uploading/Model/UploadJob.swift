@@ -1,5 +1,10 @@
-/// A job as the queue sees it: its spec, state, progress and history. A value: the manager hands
-/// out copies in events and snapshots.
+/// A job as the queue shows it: its spec, state, progress and history. A value: the manager
+/// hands out copies in events and snapshots.
+///
+/// Its ``state`` and ``retryAt`` are read-only: they are the projection of the phase the queue
+/// keeps for the job (waiting, backing off until an instant, uploading an attempt, finished),
+/// set when the job enters a phase. A job made elsewhere (the journal's restore, a test) takes
+/// its state from `init`.
 public struct UploadJob: Sendable, Hashable, Identifiable {
     /// How many ended attempts ``attemptHistory`` keeps: the most recent ones.
     public static let maximumAttemptHistory = 20
@@ -9,15 +14,16 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     /// What is sent, and where.
     public var spec: UploadJobSpec
     /// Where the job is in its life.
-    public var state: UploadJobState
+    public internal(set) var state: UploadJobState
     /// Progress of the current (or last) attempt.
     public var progress: UploadProgress
     /// Attempts started so far, in this run and earlier ones.
     public var attempts: Int
     /// Automatic retries used since the job was queued or last retried by the user.
     public var automaticRetries: Int
-    /// When a job waiting for an automatic retry becomes eligible again; nil otherwise.
-    public var retryAt: SchedulerInstant?
+    /// When a job backing off before its automatic retry becomes eligible again, on the upload
+    /// scheduler's monotonic clock (the interface counts down to it); nil in every other phase.
+    public internal(set) var retryAt: SchedulerInstant?
     /// The last error, the last response and the attempt history, which most queued jobs do not
     /// have yet: one pointer while they are empty, so a long queue stays small.
     private var outcome: Outcome?
@@ -72,6 +78,14 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.automaticRetries = automaticRetries
         self.retryAt = nil
         self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory)
+    }
+
+    /// Takes the state and retry instant of a phase: the queue's projection of its job.
+    ///
+    /// - Parameter phase: The phase the queue now has the job in.
+    mutating func project(_ phase: JobPhase) {
+        state = phase.state
+        retryAt = phase.retryAt
     }
 
     /// Adds an ended attempt to ``attemptHistory``, dropping the oldest beyond
