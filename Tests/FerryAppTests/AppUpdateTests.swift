@@ -417,10 +417,10 @@ struct AppUpdateTests {
 
     /// A job stopped after its whole body went out, as `stop()` leaves it.
     static func mayHaveArrived(_ id: Int64) -> UploadJob {
-        var job = restoredJob(id, .failed, name: "sent.bin")
-        job.lastError = .transferFailed(reason: .stoppedAfterSending)
-        job.recordAttempt(UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300))
-        return job
+        UploadJob(id: UploadJobID(id),
+                  spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/sent.bin", size: 5, modificationTimeNanoseconds: 0)]),
+                  state: .failed, attempts: 1, lastError: .transferFailed(reason: .stoppedAfterSending),
+                  attemptHistory: [UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300)])
     }
 
     @Test("restored unfinished jobs wait, paused, for p; ferry send's jobs are only mentioned; earlier failures are offered for review or clearing")

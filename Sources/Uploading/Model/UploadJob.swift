@@ -1,10 +1,10 @@
 /// A job as the queue shows it: its spec, state, progress and history. A value: the manager
 /// hands out copies in events and snapshots.
 ///
-/// Its ``state`` and ``retryAt`` are read-only: they are the projection of the phase the queue
-/// keeps for the job (waiting, backing off until an instant, uploading an attempt, finished),
-/// set when the job enters a phase. A job made elsewhere (the journal's restore, a test) takes
-/// its state from `init`.
+/// Read-only outside the `Uploading` module: the queue's projection of its job. Its ``state``
+/// and ``retryAt`` come from the phase the queue keeps for the job (waiting, backing off until
+/// an instant, uploading an attempt, finished), set when the job enters a phase; a job made
+/// elsewhere (the journal's restore, a test) takes everything from `init`.
 public struct UploadJob: Sendable, Hashable, Identifiable {
     /// How many ended attempts ``attemptHistory`` keeps: the most recent ones.
     public static let maximumAttemptHistory = 20
@@ -12,15 +12,15 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     /// The job's stable ID.
     public let id: UploadJobID
     /// What is sent, and where.
-    public var spec: UploadJobSpec
+    public internal(set) var spec: UploadJobSpec
     /// Where the job is in its life.
     public internal(set) var state: UploadJobState
     /// Progress of the current (or last) attempt.
-    public var progress: UploadProgress
+    public internal(set) var progress: UploadProgress
     /// Attempts started so far, in this run and earlier ones.
-    public var attempts: Int
+    public internal(set) var attempts: Int
     /// Automatic retries used since the job was queued or last retried by the user.
-    public var automaticRetries: Int
+    public internal(set) var automaticRetries: Int
     /// When a job backing off before its automatic retry becomes eligible again, on the upload
     /// scheduler's monotonic clock (the interface counts down to it); nil in every other phase.
     public internal(set) var retryAt: SchedulerInstant?
@@ -29,20 +29,20 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     private var outcome: Outcome?
 
     /// The error of the last failed attempt; cleared on success.
-    public var lastError: UploadError? {
+    public internal(set) var lastError: UploadError? {
         get { outcome?.fields.lastError }
         set { changeOutcome { $0.lastError = newValue } }
     }
 
     /// The last response received, successful or not.
-    public var response: UploadResponse? {
+    public internal(set) var response: UploadResponse? {
         get { outcome?.fields.response }
         set { changeOutcome { $0.response = newValue } }
     }
 
     /// The ended attempts, oldest first: the last ``maximumAttemptHistory`` of them. The
     /// attempt in flight is not there until it ends.
-    public var attemptHistory: [UploadAttempt] {
+    public internal(set) var attemptHistory: [UploadAttempt] {
         get { outcome?.fields.attemptHistory ?? [] }
         set { changeOutcome { $0.attemptHistory = newValue } }
     }
@@ -92,7 +92,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     /// ``maximumAttemptHistory``.
     ///
     /// - Parameter attempt: The attempt.
-    public mutating func recordAttempt(_ attempt: UploadAttempt) {
+    mutating func recordAttempt(_ attempt: UploadAttempt) {
         var history = attemptHistory
         history.append(attempt)
         if history.count > Self.maximumAttemptHistory {
