@@ -15,7 +15,9 @@ import Synchronization
 /// Typical use (`ferry send`): subscribe, queue, wait.
 /// ```swift
 /// let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
-/// let subscription = manager.subscribe(on: events) { batch in batch.forEach(printer.handle) }
+/// let subscription = manager.subscribe(on: events) { batch in
+///     for event in batch { print(event) }
+/// }
 /// try manager.enqueue(specs)
 /// let summary = await manager.waitUntilIdle()
 /// subscription.cancel()
