@@ -49,7 +49,7 @@ struct Interface: AsyncParsableCommand {
         }
         let transport = HTTPTransport()
         let manager = UploadManager(
-            configuration: UploadManager.Configuration(
+            configuration: UploadQueueConfiguration(
                 concurrencyLimit: settings.concurrency, retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
             transport: transport, journal: journal)
         let inbox = EventInbox()

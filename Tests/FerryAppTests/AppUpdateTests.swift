@@ -254,6 +254,19 @@ struct AppUpdateTests {
         #expect(app.screen().lines()[2].contains("done"))
     }
 
+    @Test("the queue's pause follows the engine's pausedChanged events; p asks for the other one")
+    func pauseFollowsTheEngine() {
+        var app = AppHarness(directories: Self.tree, settings: Self.valid)
+        app.state.focus = .queue
+        #expect(app.state.update(.keyPressed(.char("p"))) == [.setPaused(true), .rememberPause(true)])
+        #expect(!app.state.queue.isPaused, "nothing changes until the engine says so")
+        _ = app.state.update(.uploadEventReceived(.pausedChanged(true)))
+        #expect(app.state.queue.isPaused)
+        #expect(app.state.update(.keyPressed(.char("p"))) == [.setPaused(false), .rememberPause(false)])
+        _ = app.state.update(.uploadEventReceived(.pausedChanged(false)))
+        #expect(!app.state.queue.isPaused)
+    }
+
     @Test func queueKeysBecomeCommands() {
         var app = AppHarness(directories: Self.tree, settings: Self.valid)
         app.type("a")
@@ -291,22 +304,21 @@ struct AppUpdateTests {
         var app = AppHarness(directories: Self.tree, settings: Self.valid, size: Size(width: 120, height: 24))
         app.type("a")
         app.type("u")
-        var job = app.state.queue.jobs[app.state.queue.order[0]]!
+        let queued = app.state.queue.jobs[app.state.queue.order[0]]!
         let start = Date(timeIntervalSince1970: 1_795_324_387)
         let refused = UploadError.serverRejected(status: 503, retryAfter: nil)
         let lost = UploadError.transferFailed(reason: .connectionLost(message: "reset by peer"))
-        job.state = .failed
-        job.attempts = 3
-        job.automaticRetries = 2
-        job.attemptHistory = [
-            UploadAttempt(number: 1, outcome: .failed, startedAt: start, duration: .milliseconds(250), bytesSent: 300,
-                          totalBytes: 300, status: 503, error: refused.description, retryDelay: .milliseconds(500)),
-            UploadAttempt(number: 2, outcome: .interrupted, startedAt: start + 60, bytesSent: 100, totalBytes: 300),
-            UploadAttempt(number: 3, outcome: .failed, startedAt: start + 120, duration: .seconds(2), bytesSent: 150,
-                          totalBytes: 300, error: lost.description),
-        ]
-        job.lastError = lost
-        job.response = UploadResponse(status: 503, body: Array((1...30).map { "body line \($0)" }.joined(separator: "\n").utf8))
+        let job = UploadJob(
+            id: queued.id, spec: queued.spec, state: .failed, attempts: 3, automaticRetries: 2, lastError: lost,
+            response: UploadResponse(status: 503, body: Array((1...30).map { "body line \($0)" }.joined(separator: "\n").utf8)),
+            attemptHistory: [
+                UploadAttempt(number: 1, outcome: .failed, startedAt: start, duration: .milliseconds(250), bytesSent: 300,
+                              totalBytes: 300, status: 503, error: refused.description, retryDelay: .milliseconds(500)),
+                UploadAttempt(number: 2, outcome: .interrupted, startedAt: start + 60, bytesSent: 100, totalBytes: 300),
+                UploadAttempt(number: 3, outcome: .failed, startedAt: start + 120, duration: .seconds(2), bytesSent: 150,
+                              totalBytes: 300, error: lost.description),
+            ]
+        )
         app.send(.uploadEventReceived(.failed(job, reason: lost)))
         app.press(.enter)
         let time = { (offset: TimeInterval) in HumanFormat.preciseTimestamp(start + offset) }
@@ -405,10 +417,10 @@ struct AppUpdateTests {
 
     /// A job stopped after its whole body went out, as `stop()` leaves it.
     static func mayHaveArrived(_ id: Int64) -> UploadJob {
-        var job = restoredJob(id, .failed, name: "sent.bin")
-        job.lastError = .transferFailed(reason: .stoppedAfterSending)
-        job.recordAttempt(UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300))
-        return job
+        UploadJob(id: UploadJobID(id),
+                  spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/sent.bin", size: 5, modificationTimeNanoseconds: 0)]),
+                  state: .failed, attempts: 1, lastError: .transferFailed(reason: .stoppedAfterSending),
+                  attemptHistory: [UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300)])
     }
 
     @Test("restored unfinished jobs wait, paused, for p; ferry send's jobs are only mentioned; earlier failures are offered for review or clearing")

@@ -8,6 +8,8 @@ struct FakeUploadEngine {
     private(set) var jobs: [UploadJobID: UploadJob] = [:]
     /// Every command received, in order.
     private(set) var commands: [AppCommand] = []
+    /// Whether the queue is paused.
+    private(set) var isPaused = false
     private var nextID: Int64 = 1
 
     /// Receives commands and returns the messages a manager's events would produce.
@@ -24,21 +26,25 @@ struct FakeUploadEngine {
                     messages.append(.uploadEventReceived(.queued(job)))
                 }
             case .retry(let id):
-                if var job = jobs[id] {
-                    job.state = .queued
+                if let failed = jobs[id] {
+                    let job = Self.job(failed, in: .queued)
                     jobs[id] = job
                     messages.append(.uploadEventReceived(.queued(job)))
                 }
             case .retryFailedAndCancelled:
-                for var job in jobs.values.sorted(by: { $0.id < $1.id })
-                where (job.state == .failed || job.state == .cancelled) && !job.mayHaveArrived {
-                    job.state = .queued
+                for ended in jobs.values.sorted(by: { $0.id < $1.id })
+                where (ended.state == .failed || ended.state == .cancelled) && !ended.mayHaveArrived {
+                    let job = Self.job(ended, in: .queued)
                     jobs[job.id] = job
                     messages.append(.uploadEventReceived(.queued(job)))
                 }
             case .remove(let id):
                 jobs[id] = nil
                 messages.append(.uploadEventReceived(.removed(id)))
+            case .setPaused(let paused):
+                guard paused != isPaused else { break }
+                isPaused = paused
+                messages.append(.uploadEventReceived(.pausedChanged(paused)))
             default:
                 break
             }
@@ -48,9 +54,8 @@ struct FakeUploadEngine {
 
     /// Starts a job the way the manager reports it.
     mutating func start(_ id: UploadJobID) -> AppMessage {
-        var job = jobs[id]!
-        job.state = .uploading
-        job.attempts += 1
+        let queued = jobs[id]!
+        let job = Self.job(queued, in: .uploading, attempts: queued.attempts + 1)
         jobs[id] = job
         return .uploadEventReceived(.started(job))
     }
@@ -62,18 +67,26 @@ struct FakeUploadEngine {
 
     /// Finishes a job the way the manager reports it.
     mutating func finish(_ id: UploadJobID, status: Int) -> AppMessage {
-        var job = jobs[id]!
-        job.attempts += 1
-        job.response = UploadResponse(status: status, body: Array("server says \(status)".utf8))
+        let sent = jobs[id]!
+        let response = UploadResponse(status: status, body: Array("server says \(status)".utf8))
         if status < 300 {
-            job.state = .succeeded
+            let job = Self.job(sent, in: .succeeded, attempts: sent.attempts + 1, response: response)
             jobs[id] = job
             return .uploadEventReceived(.succeeded(job))
         }
-        job.state = .failed
         let error = UploadError.serverRejected(status: status, retryAfter: nil)
-        job.lastError = error
+        let job = Self.job(sent, in: .failed, attempts: sent.attempts + 1, lastError: error, response: response)
         jobs[id] = job
         return .uploadEventReceived(.failed(job, reason: error))
+    }
+
+    /// The job as the manager reports it in another state (a job's state is read-only).
+    private static func job(
+        _ job: UploadJob, in state: UploadJobState, attempts: Int? = nil, lastError: UploadError? = nil,
+        response: UploadResponse? = nil
+    ) -> UploadJob {
+        UploadJob(id: job.id, spec: job.spec, state: state, progress: job.progress, attempts: attempts ?? job.attempts,
+                  automaticRetries: job.automaticRetries, lastError: lastError ?? job.lastError,
+                  response: response ?? job.response, attemptHistory: job.attemptHistory)
     }
 }

@@ -63,11 +63,24 @@ struct QueueRowTests {
 struct QueueRowTimeTests {
     static func at(_ seconds: Double) -> SchedulerInstant { SchedulerInstant(nanoseconds: Int64(seconds * 1e9)) }
 
+    /// A job backing off until 10 s, as the queue reports it: its attempt sent all 1,100 bytes
+    /// and the server answered 503, come back in 4.5 s.
+    static func backingOffJob() -> UploadJob {
+        var machine = UploadQueueStateMachine()
+        let id = UploadJobID(1)
+        _ = machine.enqueue([UploadJob(id: id, spec: QueueRowTests.spec("flaky.bin", size: 1000))])
+        _ = machine.transferBegan(id, attempt: 1, totalBytes: 1100, now: at(5), date: Date())
+        _ = machine.transportProgressed(id, attempt: 1, bytesSent: 1100, now: at(5.4))
+        _ = machine.transportCompleted(id, attempt: 1, response: UploadResponse(status: 503),
+                                       retryAfter: .milliseconds(4500), now: at(5.5))
+        return machine.job(id)!
+    }
+
     @Test("a job waiting for an automatic retry counts down instead of showing a full bar")
     func retryWaitCountsDown() {
-        var waiting = UploadJob(id: 1, spec: QueueRowTests.spec("flaky.bin", size: 1000), state: .queued,
-                                progress: UploadProgress(bytesSent: 1100, totalBytes: 1100), attempts: 5, automaticRetries: 4)
-        waiting.retryAt = Self.at(10)
+        let waiting = Self.backingOffJob()
+        #expect(waiting.state == .queued)
+        #expect(waiting.retryAt == Self.at(10))
         var app = QueueRowTests.queueApp([])
         app.send(.clockTicked(Self.at(5.5)))
         app.send(.uploadEventReceived(.retrying(waiting, after: .milliseconds(4500))))

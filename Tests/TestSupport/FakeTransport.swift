@@ -86,7 +86,7 @@ public final class FakeTransport: UploadTransport {
             break
         case let .respond(status, headers, body):
             queue.async {
-                self.progress(call: call.index, bytesSent: request.body.contentLength)
+                self.progress(call: call.index, bytesSent: request.message.body.contentLength)
                 self.finish(call: call.index, with: .success(UploadResponse(status: status, headers: headers, body: body)))
             }
         case let .fail(error):

@@ -36,10 +36,10 @@ struct FormBuilderTests {
             "--XyZ", "Content-Disposition: form-data; name=\"upload\"; filename=\"photo.jpg\"", "Content-Type: image/jpeg", "", "PPP",
             "--XyZ--", "",
         ].joined(separator: "\r\n")
-        #expect(try Self.bodyText(request.body) == expected)
+        #expect(try Self.bodyText(request.message.body) == expected)
         #expect(request.jobID == UploadJobID(7))
         #expect(request.attempt == 2)
-        #expect(request.method == "POST")
+        #expect(request.message.method == "POST")
         #expect(request.idleTimeout == .seconds(2))
     }
 
@@ -51,7 +51,7 @@ struct FormBuilderTests {
         let form = Self.builder.form(for: spec)
         #expect(form.parts.map(\.name) == ["file", "file", "file"])
         #expect(form.parts.map(\.filename) == ["a.txt", "b.txt", "c.txt"])
-        let text = try Self.bodyText(try Self.builder.request(for: spec, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(1), idleTimeout: .seconds(1)).body)
+        let text = try Self.bodyText(try Self.builder.request(for: spec, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(1), idleTimeout: .seconds(1)).message.body)
         #expect(text.components(separatedBy: "name=\"file\"").count == 4)
     }
 
@@ -64,11 +64,11 @@ struct FormBuilderTests {
             files: [QueuedFile.capture(path: directory.file("x.bin"))]
         )
         let request = try Self.builder.request(for: spec, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(1), idleTimeout: .seconds(1))
-        #expect(request.headers.map(\.name) == ["Host", "User-Agent", "Accept", "Authorization", "Content-Type", "Content-Length"])
-        #expect(request.headers[3] == HeaderField(name: "Authorization", value: "Bearer s3cret"))
-        #expect(request.headers[4] == HeaderField(name: "Content-Type", value: "multipart/form-data; boundary=XyZ"))
-        #expect(request.headers[5] == HeaderField(name: "Content-Length", value: String(request.body.contentLength)))
-        #expect(request.method == "PUT")
+        #expect(request.message.headers.map(\.name) == ["Host", "User-Agent", "Accept", "Authorization", "Content-Type", "Content-Length"])
+        #expect(request.message.headers[3] == HeaderField(name: "Authorization", value: "Bearer s3cret"))
+        #expect(request.message.headers[4] == HeaderField(name: "Content-Type", value: "multipart/form-data; boundary=XyZ"))
+        #expect(request.message.headers[5] == HeaderField(name: "Content-Length", value: String(request.message.body.contentLength)))
+        #expect(request.message.method == "PUT")
     }
 
     @Test("invalid URL, scheme, method and header are request errors",

@@ -42,12 +42,14 @@ struct UploadQueueStateMachineTests {
             (.respond(2, status: 200), ["persist 2 succeeded", "succeeded 2"]),
             (.respond(3, status: 204), ["persist 3 succeeded", "succeeded 3", "idle ok=3 failed=0 cancelled=0"]),
         ]),
-        Scenario(name: "pause starts nothing new, in-flight jobs go on; resume starts", limit: 1, steps: [
+        Scenario(name: "pause starts nothing new, in-flight jobs go on; resume starts; each says so once", limit: 1, steps: [
             (.enqueue([1]), ["queued 1", "persist 1 uploading", "start 1#1"]),
+            (.pause, ["paused"]),
             (.pause, []),
             (.enqueue([2, 3]), ["queued 2", "queued 3"]),
             (.respond(1, status: 200), ["persist 1 succeeded", "succeeded 1"]),
-            (.resume, ["persist 2 uploading", "start 2#1"]),
+            (.resume, ["resumed", "persist 2 uploading", "start 2#1"]),
+            (.resume, []),
         ]),
         Scenario(name: "raising the limit starts more at once; lowering it aborts nothing", limit: 1, steps: [
             (.enqueue([1, 2, 3, 4]), ["queued 1", "queued 2", "queued 3", "queued 4", "persist 1 uploading", "start 1#1"]),
@@ -160,7 +162,7 @@ struct UploadQueueStateMachineTests {
             (.progress(1, bytes: 1000, at: 200), ["progressed 1 bytes=1000"]),
             (.progress(2, bytes: 400, at: 200), ["progressed 2 bytes=400"]),
             (.cancel(3), ["abort 3", "persist 3 cancelled", "cancelled 3"]),
-            (.stop, ["abort 1", "persist 1 failed", "failed 1 transfer", "abort 2", "persist 2 queued", "queued 2"]),
+            (.stop, ["paused", "abort 1", "persist 1 failed", "failed 1 transfer", "abort 2", "persist 2 queued", "queued 2"]),
             (.retryFailedAndCancelled, ["persist 3 queued", "queued 3"]),
         ]),
         Scenario(name: "remove aborts an in-flight job; clear removes the succeeded jobs only", limit: 2, steps: [
@@ -188,9 +190,10 @@ struct UploadQueueStateMachineTests {
         Scenario(name: "stop aborts in-flight jobs and requeues them and waiting ones, paused", limit: 2, steps: [
             (.enqueue([1, 2, 3]), ["queued 1", "queued 2", "queued 3", "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),
             (.respond(1, status: 500), ["persist 1 queued", "timer retry 1 at 500ms", "retrying 1 after 500ms", "persist 3 uploading", "start 3#1"]),
-            (.stop, ["cancel timer retry 1", "persist 1 queued", "queued 1", "abort 2", "persist 2 queued", "queued 2",
+            (.stop, ["paused", "cancel timer retry 1", "persist 1 queued", "queued 1", "abort 2", "persist 2 queued", "queued 2",
                      "abort 3", "persist 3 queued", "queued 3"]),
-            (.resume, ["persist 1 uploading", "start 1#2", "persist 2 uploading", "start 2#2"]),
+            (.stop, []),
+            (.resume, ["resumed", "persist 1 uploading", "start 1#2", "persist 2 uploading", "start 2#2"]),
         ]),
         Scenario(name: "restore requeues interrupted jobs, keeps failed ones and flags changed files", limit: 1, steps: [
             (.restore([Fixtures.job(1, state: .uploading), Fixtures.job(2, state: .failed), Fixtures.job(3, state: .queued),

@@ -21,7 +21,7 @@ struct JournalBenchmark {
         func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
             DispatchQueue.global().async {
-                progress(request.body.contentLength)
+                progress(request.message.body.contentLength)
                 completion(.success(UploadResponse(status: 201)))
             }
             return Task()
@@ -47,10 +47,7 @@ struct JournalBenchmark {
             for start in stride(from: 0, to: jobs.count, by: 8) {
                 for state in [UploadJobState.uploading, .succeeded] {
                     try journal.apply(jobs[start..<min(start + 8, jobs.count)].map { job in
-                        var job = job
-                        job.state = state
-                        job.attempts = 1
-                        return .update(job, includingSpec: false)
+                        .update(UploadJob(id: job.id, spec: job.spec, state: state, attempts: 1), includingSpec: false)
                     })
                 }
             }

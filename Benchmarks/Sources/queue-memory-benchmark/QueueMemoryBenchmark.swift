@@ -29,8 +29,8 @@ struct QueueMemoryBenchmark {
         let transport = HTTPTransport()
         let journal = try UploadJournal.openDefault()
         let manager = UploadManager(
-            configuration: UploadManager.Configuration(concurrencyLimit: settings.concurrency,
-                                                       retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
+            configuration: UploadQueueConfiguration(concurrencyLimit: settings.concurrency,
+                                                    retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
             transport: transport, journal: journal)
         let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.benchmark.events")) { inbox.append($0) }

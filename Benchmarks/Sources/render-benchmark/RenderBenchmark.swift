@@ -27,13 +27,15 @@ struct RenderBenchmark {
                                      files: [QueuedFile(path: "/data/photos/IMG_\(index).jpg", size: 3_000_000,
                                                         modificationTimeNanoseconds: 0)])
             let jobState = states[index % states.count]
-            var job = UploadJob(id: UploadJobID(Int64(index + 1)), spec: spec, state: jobState, attempts: 1)
-            job.progress = UploadProgress(bytesSent: Int64(index % 100) * 30_000, totalBytes: 3_000_000,
-                                          bytesPerSecond: 12_000_000, estimatedTimeRemaining: .seconds(3))
-            if jobState == .failed {
-                job.lastError = .serverRejected(status: 503, retryAfter: nil)
-                job.response = UploadResponse(status: 503, body: Array("try later".utf8))
-            }
+            let failed = jobState == .failed
+            let job = UploadJob(
+                id: UploadJobID(Int64(index + 1)), spec: spec, state: jobState,
+                progress: UploadProgress(bytesSent: Int64(index % 100) * 30_000, totalBytes: 3_000_000,
+                                         bytesPerSecond: 12_000_000, estimatedTimeRemaining: .seconds(3)),
+                attempts: 1,
+                lastError: failed ? .serverRejected(status: 503, retryAfter: nil) : nil,
+                response: failed ? UploadResponse(status: 503, body: Array("try later".utf8)) : nil
+            )
             _ = state.update(.uploadEventReceived(.queued(job)))
         }
         _ = state.update(.keyPressed(.char("3")))

@@ -213,8 +213,9 @@ extension AppState {
         case .cancelAll:
             return [.cancelAll]
         case .togglePause:
-            queue.isPaused.toggle()
-            return [.setPaused(queue.isPaused), .rememberPause(queue.isPaused)]
+            // The queue's pause changes when the engine says so (`pausedChanged`).
+            let paused = !queue.isPaused
+            return [.setPaused(paused), .rememberPause(paused)]
         case .remove:
             return job.map { [.remove($0.id)] } ?? []
         case .clearSucceeded:

@@ -72,6 +72,8 @@ extension AppState {
         switch event {
         case .removed(let id):
             queue.remove(id)
+        case .pausedChanged(let isPaused):
+            queue.isPaused = isPaused
         case .journalFailed(let error):
             queue.journalError = error.description
             notice = "journal: \(error.description)"
@@ -93,7 +95,7 @@ extension AppState {
             if event == .key(.escape) {
                 quitsWhenInFlightFinish = false
                 notice = nil
-                return [.setPaused(queue.isPaused)]
+                return [.setPaused(pausedBeforeQuitWait)]
             }
             if event == .key(.character("q")) { return quitNow() }
         }
@@ -131,6 +133,7 @@ extension AppState {
             self.confirmation = nil
             guard inFlight > 0 else { return quitNow() }
             quitsWhenInFlightFinish = true
+            pausedBeforeQuitWait = queue.isPaused
             notice = "quitting once \(inFlight) finish"
             return [.setPaused(true)]
         case (.quit, .key(.character("s"))), (.quit, .key(.character("S"))):

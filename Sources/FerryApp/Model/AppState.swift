@@ -34,6 +34,9 @@ public struct AppState: Hashable, Sendable {
     /// Whether the interface quits once the uploads in flight have finished (nothing new
     /// starts meanwhile).
     public var quitsWhenInFlightFinish = false
+    /// Whether the queue was paused when the quit began to wait for the uploads in flight (the
+    /// wait pauses it): Esc, staying after all, goes back to this.
+    public var pausedBeforeQuitWait = false
 
     /// Creates the initial state.
     ///

@@ -14,7 +14,8 @@ public struct QueueState: Hashable, Sendable {
     public var detailsJobID: UploadJobID?
     /// Wrapped lines of the details view scrolled past.
     public var detailsScroll = 0
-    /// Whether the queue is paused.
+    /// Whether the engine's queue is paused, as its last `pausedChanged` event (or the restore)
+    /// said.
     public var isPaused = false
     /// The last error the journal reported, if any.
     public var journalError: String?

@@ -54,13 +54,13 @@ final class TransferExchange: TransportTask {
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
-        self.endpoint = PoolEndpoint(request.target)
+        self.endpoint = PoolEndpoint(request.message.target)
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count)
-        for header in request.headers { headers.add(name: header.name, value: header.value) }
-        self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method),
-                                    uri: request.target.requestTarget, headers: headers)
-        self.body = request.body
+        headers.reserveCapacity(request.message.headers.count)
+        for header in request.message.headers { headers.add(name: header.name, value: header.value) }
+        self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.message.method),
+                                    uri: request.message.target.requestTarget, headers: headers)
+        self.body = request.message.body
         self.chunkSize = chunkSize
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))
         self.idleTimeout = .nanoseconds(Int64(request.idleTimeout.nanoseconds))

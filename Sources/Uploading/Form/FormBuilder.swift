@@ -81,7 +81,7 @@ public struct FormBuilder: Sendable {
     ///   - attempt: The attempt's number.
     ///   - connectTimeout: The connect timeout.
     ///   - idleTimeout: The idle timeout.
-    /// - Returns: The request, with every header from `message(for:)`.
+    /// - Returns: The request, carrying the message from `message(for:)`.
     /// - Throws: See `message(for:)`.
     public func request(
         for spec: UploadJobSpec,
@@ -90,10 +90,7 @@ public struct FormBuilder: Sendable {
         connectTimeout: Duration,
         idleTimeout: Duration
     ) throws(UploadError) -> UploadRequest {
-        let message = try message(for: spec)
-        return UploadRequest(
-            jobID: jobID, attempt: attempt, target: message.target, method: message.method, headers: message.headers,
-            body: message.body, connectTimeout: connectTimeout, idleTimeout: idleTimeout
-        )
+        UploadRequest(message: try message(for: spec), jobID: jobID, attempt: attempt,
+                      connectTimeout: connectTimeout, idleTimeout: idleTimeout)
     }
 }

@@ -6,18 +6,21 @@ import Synchronization
 /// Works the upload queue: owns an `UploadQueueStateMachine` on one serial root queue
 /// (`ferry.uploading.root`), carries out its actions — transfers through an `UploadTransport`,
 /// timers through an `UploadScheduler`, rows through the journal — and publishes one stream of
-/// `UploadEvent`s.
+/// `UploadEvent`s to callback subscribers.
 ///
 /// Every public method may be called from any thread except the root queue itself (event
 /// handlers never run there). Control methods (`pause`, `cancel`, ...) return at once and take
 /// effect in call order; `enqueue` returns the new jobs' IDs, already in the journal.
 ///
-/// Typical use (`ferry send`):
+/// Typical use (`ferry send`): subscribe, queue, wait.
 /// ```swift
-/// let manager = UploadManager(transport: transport, journal: journal)
-/// let events = manager.events()
+/// let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
+/// let subscription = manager.subscribe(on: events) { batch in
+///     for event in batch { print(event) }
+/// }
 /// try manager.enqueue(specs)
-/// for await event in events { print(event); if case .idle = event { break } }
+/// let summary = await manager.waitUntilIdle()
+/// subscription.cancel()
 /// ```
 public final class UploadManager: @unchecked Sendable {
     // @unchecked Sendable: every `var` below is read and written only on `rootQueue`, a serial
@@ -25,7 +28,7 @@ public final class UploadManager: @unchecked Sendable {
     // `let` is Sendable.
 
     /// The settings the manager was created with (limits may change later).
-    public let configuration: Configuration
+    public let configuration: UploadQueueConfiguration
     /// The journal, if the queue is persisted.
     public let journal: UploadJournal?
 
@@ -62,9 +65,9 @@ public final class UploadManager: @unchecked Sendable {
         let timer: any ScheduledTimer
     }
 
-    private enum Subscriber {
-        case callback(DispatchQueue, @Sendable ([UploadEvent]) -> Void)
-        case stream(AsyncStream<UploadEvent>.Continuation)
+    private struct Subscriber {
+        let queue: DispatchQueue
+        let handler: @Sendable ([UploadEvent]) -> Void
     }
 
     /// Creates a manager with an empty, running queue.
@@ -77,7 +80,7 @@ public final class UploadManager: @unchecked Sendable {
     ///   - formBuilder: Builds requests from job specs (holds the multipart encoder).
     ///   - random: The source of retry jitter.
     public init(
-        configuration: Configuration = Configuration(),
+        configuration: UploadQueueConfiguration = UploadQueueConfiguration(),
         transport: any UploadTransport,
         journal: UploadJournal? = nil,
         scheduler: any UploadScheduler = DispatchUploadScheduler(),
@@ -90,16 +93,10 @@ public final class UploadManager: @unchecked Sendable {
         self.scheduler = scheduler
         self.formBuilder = formBuilder
         self.journalWriter = journal.map { JournalWriter(journal: $0) }
-        self.machine = UploadQueueStateMachine(configuration: configuration.stateMachineConfiguration, random: random)
+        self.machine = UploadQueueStateMachine(configuration: configuration, random: random)
         journalWriter?.setErrorHandler { [weak self] error in
             guard let self else { return }
             self.rootQueue.async { self.perform([.emit(.journalFailed(error))]) }
-        }
-    }
-
-    deinit {
-        for subscriber in subscribers.values {
-            if case let .stream(continuation) = subscriber { continuation.finish() }
         }
     }
 
@@ -290,29 +287,11 @@ public final class UploadManager: @unchecked Sendable {
             return next
         }
         let queue = queue ?? DispatchQueue(label: "ferry.uploading.events")
-        rootQueue.async { self.subscribers[id] = .callback(queue, handler) }
+        rootQueue.async { self.subscribers[id] = Subscriber(queue: queue, handler: handler) }
         return UploadSubscription { [weak self] in
             guard let self else { return }
             self.rootQueue.async { self.subscribers[id] = nil }
         }
-    }
-
-    /// Every event from now on, as an async sequence; ends when the manager goes away or the
-    /// consumer stops iterating.
-    ///
-    /// - Returns: The stream (unbounded buffer: progress is throttled, so it stays small).
-    public func events() -> AsyncStream<UploadEvent> {
-        let id = subscriberIDs.withLock { next in
-            defer { next += 1 }
-            return next
-        }
-        let (stream, continuation) = AsyncStream.makeStream(of: UploadEvent.self, bufferingPolicy: .unbounded)
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.rootQueue.async { self.subscribers[id] = nil }
-        }
-        rootQueue.async { self.subscribers[id] = .stream(continuation) }
-        return stream
     }
 
     /// Waits until nothing is queued or in flight.
@@ -413,7 +392,7 @@ public final class UploadManager: @unchecked Sendable {
         }
         let now = scheduler.now
         let date = scheduler.currentDate
-        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.body.contentLength, now: now, date: date) }
+        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.message.body.contentLength, now: now, date: date) }
         let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
             self?.progressed(id, attempt: attempt, bytesSent: bytes)
         }
@@ -468,14 +447,8 @@ public final class UploadManager: @unchecked Sendable {
         let events = outbox
         outbox = []
         for id in subscribers.keys.sorted() {
-            switch subscribers[id] {
-            case let .callback(queue, handler):
-                queue.async { handler(events) }
-            case let .stream(continuation):
-                for event in events { continuation.yield(event) }
-            case nil:
-                break
-            }
+            guard let subscriber = subscribers[id] else { continue }
+            subscriber.queue.async { subscriber.handler(events) }
         }
         guard !idleWaiters.isEmpty else { return }
         for event in events {

@@ -19,6 +19,9 @@ public enum UploadEvent: Sendable, Hashable {
     case cancelled(UploadJob)
     /// The job was removed from the queue.
     case removed(UploadJobID)
+    /// The queue was paused (true: nothing new starts, transfers in flight go on) or resumed
+    /// (false), by the user or by `stop`.
+    case pausedChanged(Bool)
     /// Nothing is queued or in flight any more (or a restore left nothing to do).
     case idle(UploadSummary)
     /// Writing the journal failed; uploads go on but the queue may not survive a restart.
@@ -30,14 +33,8 @@ public enum UploadEvent: Sendable, Hashable {
         case let .queued(job), let .started(job), let .progressed(job), let .retrying(job, _),
              let .succeeded(job), let .failed(job, _), let .cancelled(job):
             return job
-        case .removed, .idle, .journalFailed:
+        case .removed, .pausedChanged, .idle, .journalFailed:
             return nil
         }
-    }
-
-    /// The ID of the job the event is about, if any.
-    public var jobID: UploadJobID? {
-        if case let .removed(id) = self { return id }
-        return job?.id
     }
 }

@@ -1,5 +1,10 @@
-/// A job as the queue sees it: its spec, state, progress and history. A value: the manager hands
-/// out copies in events and snapshots.
+/// A job as the queue shows it: its spec, state, progress and history. A value: the manager
+/// hands out copies in events and snapshots.
+///
+/// Read-only outside the `Uploading` module: the queue's projection of its job. Its ``state``
+/// and ``retryAt`` come from the phase the queue keeps for the job (waiting, backing off until
+/// an instant, uploading an attempt, finished), set when the job enters a phase; a job made
+/// elsewhere (the journal's restore, a test) takes everything from `init`.
 public struct UploadJob: Sendable, Hashable, Identifiable {
     /// How many ended attempts ``attemptHistory`` keeps: the most recent ones.
     public static let maximumAttemptHistory = 20
@@ -7,36 +12,37 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     /// The job's stable ID.
     public let id: UploadJobID
     /// What is sent, and where.
-    public var spec: UploadJobSpec
+    public internal(set) var spec: UploadJobSpec
     /// Where the job is in its life.
-    public var state: UploadJobState
+    public internal(set) var state: UploadJobState
     /// Progress of the current (or last) attempt.
-    public var progress: UploadProgress
+    public internal(set) var progress: UploadProgress
     /// Attempts started so far, in this run and earlier ones.
-    public var attempts: Int
+    public internal(set) var attempts: Int
     /// Automatic retries used since the job was queued or last retried by the user.
-    public var automaticRetries: Int
-    /// When a job waiting for an automatic retry becomes eligible again; nil otherwise.
-    public var retryAt: SchedulerInstant?
+    public internal(set) var automaticRetries: Int
+    /// When a job backing off before its automatic retry becomes eligible again, on the upload
+    /// scheduler's monotonic clock (the interface counts down to it); nil in every other phase.
+    public internal(set) var retryAt: SchedulerInstant?
     /// The last error, the last response and the attempt history, which most queued jobs do not
     /// have yet: one pointer while they are empty, so a long queue stays small.
     private var outcome: Outcome?
 
     /// The error of the last failed attempt; cleared on success.
-    public var lastError: UploadError? {
+    public internal(set) var lastError: UploadError? {
         get { outcome?.fields.lastError }
         set { changeOutcome { $0.lastError = newValue } }
     }
 
     /// The last response received, successful or not.
-    public var response: UploadResponse? {
+    public internal(set) var response: UploadResponse? {
         get { outcome?.fields.response }
         set { changeOutcome { $0.response = newValue } }
     }
 
     /// The ended attempts, oldest first: the last ``maximumAttemptHistory`` of them. The
     /// attempt in flight is not there until it ends.
-    public var attemptHistory: [UploadAttempt] {
+    public internal(set) var attemptHistory: [UploadAttempt] {
         get { outcome?.fields.attemptHistory ?? [] }
         set { changeOutcome { $0.attemptHistory = newValue } }
     }
@@ -74,11 +80,19 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory)
     }
 
+    /// Takes the state and retry instant of a phase: the queue's projection of its job.
+    ///
+    /// - Parameter phase: The phase the queue now has the job in.
+    mutating func project(_ phase: JobPhase) {
+        state = phase.state
+        retryAt = phase.retryAt
+    }
+
     /// Adds an ended attempt to ``attemptHistory``, dropping the oldest beyond
     /// ``maximumAttemptHistory``.
     ///
     /// - Parameter attempt: The attempt.
-    public mutating func recordAttempt(_ attempt: UploadAttempt) {
+    mutating func recordAttempt(_ attempt: UploadAttempt) {
         var history = attemptHistory
         history.append(attempt)
         if history.count > Self.maximumAttemptHistory {

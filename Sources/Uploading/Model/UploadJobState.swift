@@ -1,12 +1,13 @@
-/// Where a job is in its life.
+/// Where a job is in its life, as `UploadJob` shows it: the projection of the queue's phase
+/// for the job (`JobPhase`).
 ///
 /// ```
 /// queued ──▶ uploading ──▶ succeeded
 ///   ▲  ▲         │ └─────▶ failed ──(retry)──▶ queued
-///   │  └─(auto)──┘                 
+///   │  └─(auto)──┘
 ///   └── cancelled ◀── (cancel from queued, uploading or failed)
 /// ```
-/// A job waiting for an automatic retry is `queued` with a `retryAt` deadline.
+/// A job backing off before its automatic retry is `queued` with a `retryAt` instant.
 public enum UploadJobState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Waiting for a free slot (or for its retry deadline).
     case queued

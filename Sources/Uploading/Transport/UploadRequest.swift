@@ -1,20 +1,14 @@
-import Multipart
-
-/// One attempt's request, ready for a transport: where, how, and the body to stream.
+/// One attempt's request, ready for a transport: the checked message `FormBuilder` made for the
+/// job, and what belongs to this attempt (its job and number, its timeouts).
 public struct UploadRequest: Sendable {
+    /// What is sent: method, target, every header in wire order (`Content-Length` included) and
+    /// the body. The transport sends the headers as they are and **must not** send the body
+    /// chunked; `message.body.makeReader()` streams the body from the first byte (once per attempt).
+    public var message: RequestMessage
     /// The job this request belongs to (for logs).
     public var jobID: UploadJobID
     /// The attempt's number, from 1 (for logs).
     public var attempt: Int
-    /// The target URL, checked to be `http` or `https` with a host.
-    public var target: UploadTarget
-    /// The HTTP method.
-    public var method: String
-    /// The request headers, `Content-Type` (with the boundary) included. The transport **must**
-    /// add `Content-Length: body.contentLength` and must not send the body chunked.
-    public var headers: [HeaderField]
-    /// The body; `body.makeReader()` streams it from the first byte (once per attempt).
-    public var body: MultipartBody
     /// How long establishing the connection may take.
     public var connectTimeout: Duration
     /// How long no bytes may move before the transfer fails with `idleTimedOut`. There is no
@@ -22,22 +16,17 @@ public struct UploadRequest: Sendable {
     public var idleTimeout: Duration
 
     /// Creates a request.
-    public init(
-        jobID: UploadJobID,
-        attempt: Int,
-        target: UploadTarget,
-        method: String,
-        headers: [HeaderField],
-        body: MultipartBody,
-        connectTimeout: Duration,
-        idleTimeout: Duration
-    ) {
+    ///
+    /// - Parameters:
+    ///   - message: The checked message.
+    ///   - jobID: The job's ID.
+    ///   - attempt: The attempt's number, from 1.
+    ///   - connectTimeout: The connect timeout.
+    ///   - idleTimeout: The idle timeout.
+    public init(message: RequestMessage, jobID: UploadJobID, attempt: Int, connectTimeout: Duration, idleTimeout: Duration) {
+        self.message = message
         self.jobID = jobID
         self.attempt = attempt
-        self.target = target
-        self.method = method
-        self.headers = headers
-        self.body = body
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
     }

@@ -4,7 +4,7 @@
 /// `completion` on any thread (the manager hops back onto its queue).
 ///
 /// A transport **must**:
-/// - send exactly `request.body.contentLength` bytes with that `Content-Length`, reading the body
+/// - send exactly `request.message.body.contentLength` bytes with that `Content-Length`, reading the body
 ///   through a reader it opens for this request and closes when the request ends, however it ends;
 /// - count the body bytes actually written to the connection (not handed to a buffer), readable
 ///   at any moment as `TransportTask.bytesWritten`, and report them through `progress` as often

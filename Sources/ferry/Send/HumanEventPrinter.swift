@@ -48,7 +48,7 @@ final class HumanEventPrinter: @unchecked Sendable {
             lines.append("cancel  \(name(job))")
         case let .journalFailed(error):
             StandardStream.error.writeLineIgnoringFailure("ferry: \(error)")
-        case .queued, .removed, .idle:
+        case .queued, .removed, .pausedChanged, .idle:
             break
         }
         try redraw(adding: lines)

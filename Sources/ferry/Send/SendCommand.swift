@@ -75,7 +75,7 @@ struct Send: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         guard dryRun else {
-            var configuration = UploadManager.Configuration(
+            var configuration = UploadQueueConfiguration(
                 concurrencyLimit: formOptions.concurrency,
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
             )

@@ -27,8 +27,8 @@ struct SendEventRecord {
     var failed: Int?
     var cancelled: Int?
 
-    /// The record for an event; nil for events scripts do not see (removal, journal notices go
-    /// to standard error).
+    /// The record for an event; nil for events scripts do not see (removal, pausing; journal
+    /// notices go to standard error).
     init?(_ event: UploadEvent) {
         switch event {
         case let .queued(job): self.init(name: "queued", job: job)
@@ -45,7 +45,7 @@ struct SendEventRecord {
             error = reason.description
             response = job.response.map(\.bodyText)
         case let .cancelled(job): self.init(name: "cancelled", job: job)
-        case .idle, .removed, .journalFailed: return nil
+        case .idle, .removed, .pausedChanged, .journalFailed: return nil
         }
     }
 

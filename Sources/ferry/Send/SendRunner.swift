@@ -9,7 +9,7 @@ import Uploading
 /// standard output that can no longer be written (`| head -1`), with status 141.
 struct SendRunner {
     /// The manager's limits, retry policy and timeouts.
-    var configuration: UploadManager.Configuration
+    var configuration: UploadQueueConfiguration
     /// The transport's settings.
     var transportConfiguration: HTTPTransport.Configuration
     /// Whether to write JSON Lines instead of human output.

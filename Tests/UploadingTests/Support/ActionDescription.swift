@@ -28,6 +28,7 @@ enum ActionDescription {
         case let .failed(job, reason): return "failed \(job.id) \(short(reason))"
         case let .cancelled(job): return "cancelled \(job.id)"
         case let .removed(id): return "removed \(id)"
+        case let .pausedChanged(isPaused): return isPaused ? "paused" : "resumed"
         case let .idle(summary): return "idle ok=\(summary.succeeded) failed=\(summary.failed) cancelled=\(summary.cancelled)"
         case let .journalFailed(error): return "journal failed \(error)"
         }

@@ -1,0 +1,9 @@
+extension UploadQueueStateMachine {
+    /// The timers the machine asks for.
+    public enum TimerKey: Hashable, Sendable {
+        /// A job's automatic-retry backoff is over.
+        case retry(UploadJobID)
+        /// A job's throttled progress is due to be emitted.
+        case progressFlush(UploadJobID)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// What the transport and the clock report: a transfer began, progressed, was answered or
+/// failed; a timer fired.
+extension UploadQueueStateMachine {
+    /// The job's request was built and its transfer handed to the transport.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt from the `start` action.
+    ///   - totalBytes: The body's exact length.
+    ///   - now: The current instant.
+    ///   - date: The current wall-clock time, recorded as the attempt's start.
+    /// - Returns: The `started` event.
+    public mutating func transferBegan(
+        _ id: UploadJobID, attempt: Int, totalBytes: Int64, now: SchedulerInstant, date: Date
+    ) -> [Action] {
+        guard var (record, flight) = current(id, attempt) else { return [] }
+        flight.startedAt = date
+        flight.startInstant = now
+        flight.rate.reset()
+        flight.rate.record(0, at: now)
+        flight.lastProgressEmit = now
+        flight.emittedBytes = 0
+        record.phase = .uploading(flight)
+        record.job.progress = UploadProgress(bytesSent: 0, totalBytes: totalBytes)
+        jobs[id] = record
+        return [.emit(.started(record.job))]
+    }
+
+    /// The transport wrote more of the body.
+    ///
+    /// Progress events are throttled to one per `progressInterval` per job; a report that comes
+    /// too soon is emitted by a flush timer at the end of the interval.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - bytesSent: Cumulative body bytes written in this attempt.
+    ///   - now: The current instant.
+    /// - Returns: A `progressed` event, a flush timer, or nothing.
+    public mutating func transportProgressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64, now: SchedulerInstant) -> [Action] {
+        guard var (record, flight) = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        record.job.progress.bytesSent = max(0, bytesSent)
+        flight.rate.record(record.job.progress.bytesSent, at: now)
+        updateRate(&record.job.progress, flight.rate)
+        if let last = flight.lastProgressEmit, now - last < configuration.progressInterval {
+            if !flight.flushScheduled {
+                flight.flushScheduled = true
+                actions.append(.scheduleTimer(.progressFlush(id), at: last + configuration.progressInterval))
+            }
+        } else {
+            emitProgress(record.job, &flight, now: now, &actions)
+        }
+        record.phase = .uploading(flight)
+        jobs[id] = record
+        return actions
+    }
+
+    /// The server answered. 2xx succeeds; any other status is a failure handled by the retry
+    /// policy (408, 429 and 5xx retried, honouring `retryAfter`).
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - response: The captured response.
+    ///   - retryAfter: The delay its `Retry-After` header asks for, already resolved.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func transportCompleted(
+        _ id: UploadJobID, attempt: Int, response: UploadResponse, retryAfter: Duration?, now: SchedulerInstant
+    ) -> [Action] {
+        guard case (var record, let flight)? = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        leave(record, transferEnded: true, &actions)
+        record.job.response = response
+        if response.isSuccess {
+            record.job.lastError = nil
+            if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }
+            endAttempt(&record, flight, .succeeded, status: response.status, now: now)
+            enter(.finished(.succeeded), &record)
+            record.job.progress.estimatedTimeRemaining = .zero
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.emit(.succeeded(record.job)))
+            if !configuration.keepsSucceededJobDetails {
+                record.job.response = nil
+                record.job.attemptHistory = []
+            }
+            jobs[id] = record
+        } else {
+            fail(&record, flight, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
+        }
+        settle(&actions)
+        return actions
+    }
+
+    /// The attempt failed before a response: a transport error, or the body could not be built
+    /// (a local file error, reported before the transfer began).
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - error: What went wrong.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func transportFailed(_ id: UploadJobID, attempt: Int, error: UploadError, now: SchedulerInstant) -> [Action] {
+        guard case (var record, let flight)? = current(id, attempt) else { return [] }
+        var actions: [Action] = []
+        leave(record, transferEnded: true, &actions)
+        fail(&record, flight, error, now: now, &actions)
+        settle(&actions)
+        return actions
+    }
+
+    /// A timer the machine asked for fired.
+    ///
+    /// - Parameters:
+    ///   - key: The timer.
+    ///   - now: The current instant.
+    /// - Returns: The actions.
+    public mutating func timerFired(_ key: TimerKey, now: SchedulerInstant) -> [Action] {
+        var actions: [Action] = []
+        switch key {
+        case let .retry(id):
+            guard var record = jobs[id], case .backingOff = record.phase else { return [] }
+            enterWaiting(&record)
+            jobs[id] = record
+            settle(&actions)
+        case let .progressFlush(id):
+            guard var record = jobs[id], var flight = record.attemptInFlight, flight.flushScheduled else { return [] }
+            flight.flushScheduled = false
+            if record.job.progress.bytesSent != flight.emittedBytes {
+                emitProgress(record.job, &flight, now: now, &actions)
+            }
+            record.phase = .uploading(flight)
+            jobs[id] = record
+        }
+        return actions
+    }
+
+    /// Ends a failed attempt: backing off until its automatic retry when the policy allows one,
+    /// otherwise finished as failed. The caller stores nothing more; this stores the record.
+    private mutating func fail(
+        _ record: inout JobRecord, _ flight: AttemptInFlight, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]
+    ) {
+        let id = record.id
+        record.job.lastError = error
+        record.job.progress.bytesPerSecond = nil
+        record.job.progress.estimatedTimeRemaining = nil
+        var policy = configuration.retryPolicy
+        if let limit = record.job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
+        let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
+        var status: Int?
+        if case let .serverRejected(rejected, _) = error { status = rejected }
+        endAttempt(&record, flight, .failed, status: status, error: error.description, retryDelay: delay, now: now)
+        if let delay {
+            record.job.automaticRetries += 1
+            let deadline = now + delay
+            enter(.backingOff(until: deadline), &record)
+            jobs[id] = record
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.scheduleTimer(.retry(id), at: deadline))
+            actions.append(.emit(.retrying(record.job, after: delay)))
+        } else {
+            enter(.finished(.failed), &record)
+            jobs[id] = record
+            actions.append(.persist(.update(record.job, includingSpec: false)))
+            actions.append(.emit(.failed(record.job, reason: error)))
+        }
+    }
+
+    /// Records the attempt in the job's history. `now` gives the duration; without it (a cancel
+    /// or a stop, which carry no time) the attempt has none.
+    func endAttempt(
+        _ record: inout JobRecord, _ flight: AttemptInFlight, _ outcome: UploadAttempt.Outcome, status: Int? = nil,
+        error: String? = nil, retryDelay: Duration? = nil, now: SchedulerInstant? = nil
+    ) {
+        let began = flight.startInstant
+        record.job.recordAttempt(UploadAttempt(
+            number: flight.number,
+            outcome: outcome,
+            startedAt: flight.startedAt,
+            duration: began.flatMap { start in now.map { $0 - start } },
+            bytesSent: began == nil ? 0 : record.job.progress.bytesSent,
+            totalBytes: began == nil ? nil : record.job.progress.totalBytes,
+            status: status,
+            error: error,
+            retryDelay: retryDelay
+        ))
+    }
+
+    private func updateRate(_ progress: inout UploadProgress, _ estimator: RateEstimator) {
+        let rate = estimator.bytesPerSecond
+        progress.bytesPerSecond = rate
+        if let rate, rate > 0, let total = progress.totalBytes {
+            let remaining = Double(max(0, total - progress.bytesSent)) / rate
+            progress.estimatedTimeRemaining = .milliseconds(Int64((remaining * 1000).rounded()))
+        } else {
+            progress.estimatedTimeRemaining = nil
+        }
+    }
+
+    private func emitProgress(_ job: UploadJob, _ flight: inout AttemptInFlight, now: SchedulerInstant, _ actions: inout [Action]) {
+        flight.lastProgressEmit = now
+        flight.emittedBytes = job.progress.bytesSent
+        actions.append(.emit(.progressed(job)))
+    }
+}
