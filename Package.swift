@@ -1,14 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+#if !os(Linux)
+#error("Ferry builds on Linux only (it calls Glibc and ncursesw directly); see README.")
+#endif
+
 /// Ferry: a terminal uploader for `multipart/form-data`.
+///
+/// Linux only: the code calls Glibc and ncursesw directly. SwiftPM cannot declare Linux as the
+/// only platform, so no `platforms:` entry claims another one and the manifest refuses to load
+/// elsewhere.
 ///
 /// Layering (see ARCHITECTURE.md): `Multipart` (pure encoder) ← `Uploading` (Dispatch queue manager,
 /// HTTP transport, journal) ← `FerryApp` (pure app model) ← `ferry` (wiring). `TerminalUI` is pure;
 /// `NcursesBackend` is the only code touching the terminal; `Receiver` is `ferry serve`.
 let package = Package(
     name: "Ferry",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "Multipart", targets: ["Multipart"]),
