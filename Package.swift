@@ -77,6 +77,10 @@ let package = Package(
         .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         // The interface's model: update(state, message) -> commands, view(state) -> buffer.
         .target(name: "FerryApp", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
+        // What the executable runs, where it can be tested: the interface loop (on a terminal
+        // protocol, commands on a worker queue), `ferry send`'s printer and termination, the
+        // standard streams.
+        .target(name: "FerryRuntime", dependencies: ["FerryApp", "TerminalUI", "Uploading", "Multipart"]),
         // The executable: wiring only.
         .executableTarget(
             name: "ferry",
@@ -86,15 +90,18 @@ let package = Package(
                 "Receiver",
                 "TerminalUI",
                 "FerryApp",
+                "FerryRuntime",
                 "NcursesBackend",
                 "FerryResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart", "FerryRuntime"], path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "MultipartTests",
-            dependencies: ["Multipart", .product(name: "MultipartKit", package: "multipart-kit")]
+            dependencies: ["Multipart", "TestSupport", .product(name: "MultipartKit", package: "multipart-kit")]
         ),
         .testTarget(
             name: "UploadingTests",
@@ -108,6 +115,7 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
         // Uploading, spawns tmux with TestSupport's `SpawnActions`.
