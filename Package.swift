@@ -110,6 +110,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The child process `JournalCrashTests` kills with SIGKILL mid-upload.
+        .executableTarget(name: "JournalCrashChild", dependencies: ["Uploading", "TestSupport"], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
             "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
