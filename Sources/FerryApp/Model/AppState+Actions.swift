@@ -25,12 +25,7 @@ extension AppState {
             return quitNow()
         case .queueSelection:
             return queueSelection()
-        case .up: move(.up)
-        case .down: move(.down)
-        case .pageUp: move(.pageUp)
-        case .pageDown: move(.pageDown)
-        case .top: move(.top)
-        case .bottom: move(.bottom)
+        case .move(let movement): move(movement)
         case .open: return openCurrent()
         case .parent: return openParent()
         case .home: return [.loadDirectory(homeDirectory, focusName: nil)]
