@@ -9,9 +9,11 @@ struct HumanEventPrinterTests {
     let output = FakeTextOutput()
     let diagnostics = FakeTextOutput()
 
-    func job(_ id: Int64, paths: [String] = ["/data/photo.jpg"], size: Int64 = 2048) -> UploadJob {
+    func job(_ id: Int64, paths: [String] = ["/data/photo.jpg"], size: Int64 = 2048, state: UploadJobState = .queued,
+             lastError: UploadError? = nil, response: UploadResponse? = nil) -> UploadJob {
         let files = paths.map { QueuedFile(path: $0, size: size, modificationTimeNanoseconds: 0) }
-        return UploadJob(id: UploadJobID(id), spec: UploadJobSpec(url: "http://127.0.0.1:1/upload", files: files))
+        return UploadJob(id: UploadJobID(id), spec: UploadJobSpec(url: "http://127.0.0.1:1/upload", files: files),
+                         state: state, lastError: lastError, response: response)
     }
 
     func printer(isTerminal: Bool = false) -> HumanEventPrinter {
@@ -21,13 +23,10 @@ struct HumanEventPrinterTests {
     @Test("a line per finished, failed, retried or cancelled job; nothing for the others")
     func linesPerEvent() throws {
         let printer = printer()
-        var done = job(1)
-        done.state = .succeeded
-        done.response = UploadResponse(status: 201, body: [])
+        let done = job(1, state: .succeeded, response: UploadResponse(status: 201, body: []))
         let failed = job(2, paths: ["/data/a.txt", "/data/b.txt"])
         let rejected = UploadError.serverRejected(status: 403, retryAfter: nil)
-        var retried = job(3)
-        retried.lastError = .transferFailed(reason: .connectTimedOut)
+        let retried = job(3, lastError: .transferFailed(reason: .connectTimedOut))
         for event: UploadEvent in [.queued(job(4)), .started(job(1)), .progressed(job(1)), .succeeded(done),
                                    .failed(failed, reason: rejected), .retrying(retried, after: .seconds(4)),
                                    .cancelled(job(5)), .removed(UploadJobID(5)), .idle(UploadSummary())] {
