@@ -1,14 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+#if !os(Linux)
+#error("Ferry builds on Linux only (it calls Glibc and ncursesw directly); see README.")
+#endif
+
 /// Ferry: a terminal uploader for `multipart/form-data`.
+///
+/// Linux only: the code calls Glibc and ncursesw directly. SwiftPM cannot declare Linux as the
+/// only platform, so no `platforms:` entry claims another one and the manifest refuses to load
+/// elsewhere.
 ///
 /// Layering (see ARCHITECTURE.md): `Multipart` (pure encoder) ← `Uploading` (Dispatch queue manager,
 /// HTTP transport, journal) ← `FerryApp` (pure app model) ← `ferry` (wiring). `TerminalUI` is pure;
 /// `NcursesBackend` is the only code touching the terminal; `Receiver` is `ferry serve`.
 let package = Package(
     name: "Ferry",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "Multipart", targets: ["Multipart"]),
@@ -70,6 +77,10 @@ let package = Package(
         .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         // The interface's model: update(state, message) -> commands, view(state) -> buffer.
         .target(name: "FerryApp", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
+        // What the executable runs, where it can be tested: the interface loop (on a terminal
+        // protocol, commands on a worker queue), `ferry send`'s printer and termination, the
+        // standard streams.
+        .target(name: "FerryRuntime", dependencies: ["FerryApp", "TerminalUI", "Uploading", "Multipart"]),
         // The executable: wiring only.
         .executableTarget(
             name: "ferry",
@@ -79,15 +90,18 @@ let package = Package(
                 "Receiver",
                 "TerminalUI",
                 "FerryApp",
+                "FerryRuntime",
                 "NcursesBackend",
                 "FerryResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart", "FerryRuntime"], path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "MultipartTests",
-            dependencies: ["Multipart", .product(name: "MultipartKit", package: "multipart-kit")]
+            dependencies: ["Multipart", "TestSupport", .product(name: "MultipartKit", package: "multipart-kit")]
         ),
         .testTarget(
             name: "UploadingTests",
@@ -96,11 +110,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The child process `JournalCrashTests` kills with SIGKILL mid-upload.
+        .executableTarget(name: "JournalCrashChild", dependencies: ["Uploading", "TestSupport"], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
             "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
         // Uploading, spawns tmux with TestSupport's `SpawnActions`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryRuntime
 import Foundation
 
 /// The `ferry` command: the interactive interface by default, `send` and `serve` as subcommands.

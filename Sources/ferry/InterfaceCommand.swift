@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryApp
 import FerryResources
+import FerryRuntime
 import Foundation
 import Multipart
 import NcursesBackend
@@ -59,7 +60,7 @@ struct Interface: AsyncParsableCommand {
             // Restored jobs wait for the user (the engine starts paused until it knows there are
             // none), and a queue the user paused stays paused.
             manager.pause()
-            let rememberedPause = (try? journal?.formState(Bool.self, forKey: Self.pauseKey)) ?? nil
+            let rememberedPause = (try? journal?.formState(Bool.self, forKey: EngineCommandPerformer.pauseKey)) ?? nil
             let jobs = try manager.restore()
             let paused = rememberedPause == true || jobs.contains { $0.state == .queued }
             if !paused { manager.resume() }
@@ -80,9 +81,6 @@ struct Interface: AsyncParsableCommand {
             Self.end(by: signal)
         }
     }
-
-    /// The journal key under which the user's pause is remembered.
-    static let pauseKey = "paused"
 
     /// Ends the process by `signal` with its default action, as the sender meant (the shell
     /// sees "terminated", status 128 + signal), once the queue and the terminal are saved.
@@ -114,8 +112,8 @@ struct Interface: AsyncParsableCommand {
                         var state = AppState(directory: start.folder, settings: start.settings, homeDirectory: home,
                                              size: terminal.size)
                         state.notice = start.notice
-                        return InterfaceLoop(terminal: terminal, manager: manager, journal: journal, inbox: inbox,
-                                             state: state)
+                        let worker = CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: journal))
+                        return InterfaceLoop(terminal: terminal, worker: worker, inbox: inbox, state: state)
                             .run(initial: start.initial)
                     }
                 }

@@ -1,15 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `ferry` binary's command-line output: `--help` and `ferry send`'s human lines.
 @Suite("Command line end to end", .serialized, .timeLimit(.minutes(2)))
 struct CommandLineEndToEndTests {
     private func binary() throws -> String {
-        guard let path = FerryBinary.path else {
-            Issue.record(Comment(rawValue: FerryBinary.missingMessage))
-            throw E2EError(FerryBinary.missingMessage)
+        do {
+            return try FerryBinary.requirePath()
+        } catch {
+            Issue.record(Comment(rawValue: String(describing: error)))
+            throw error
         }
-        return path
     }
 
     private func scratch() throws -> URL {
@@ -31,9 +33,9 @@ struct CommandLineEndToEndTests {
     @Test("`ferry send` names each file once, shows file sizes, and a short run's summary gives no made-up rate")
     func sendLinesReadWell() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary)
+        let receiver = try SpawnedReceiver.start()
         let scratch = try scratch()
-        defer { receiver.stop(); try? FileManager.default.removeItem(at: scratch) }
+        defer { receiver.terminate(); try? FileManager.default.removeItem(at: scratch) }
         try Data("hi".utf8).write(to: scratch.appendingPathComponent("two.txt"))
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("folder"), withIntermediateDirectories: true)
         let (status, output) = try Spawn.run(

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 import Uploading
 
@@ -31,11 +32,12 @@ struct InterfaceEndToEndTests {
     }
 
     private func binary() throws -> String {
-        guard let path = FerryBinary.path else {
-            Issue.record(Comment(rawValue: FerryBinary.missingMessage))
-            throw E2EError(FerryBinary.missingMessage)
+        do {
+            return try FerryBinary.requirePath()
+        } catch {
+            Issue.record(Comment(rawValue: String(describing: error)))
+            throw error
         }
-        return path
     }
 
     /// Starts ferry in the pane (between two `stty -a` snapshots), opens `batch/` and selects
@@ -56,12 +58,12 @@ struct InterfaceEndToEndTests {
     /// `receiverArguments`), `batch/` open and its first three files selected; the receiver,
     /// tmux and the files are stopped and removed afterwards.
     private func withThreeSelected(receiverArguments: [String] = [], extra: String = "",
-                                   _ body: (TmuxSession, ReceiverProcess, Sources) throws -> Void) throws {
+                                   _ body: (TmuxSession, SpawnedReceiver, Sources) throws -> Void) throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: receiverArguments)
+        let receiver = try SpawnedReceiver.start(receiverArguments)
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources, extra: extra)
         try body(tmux, receiver, sources)
     }
@@ -110,10 +112,10 @@ struct InterfaceEndToEndTests {
 
     @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: ["--fail-first", "1"])
+        let receiver = try SpawnedReceiver.start(["--fail-first", "1"])
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--retry 0")
@@ -155,10 +157,10 @@ struct InterfaceEndToEndTests {
 
     @Test func survivesResizesMidUpload() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "1500"])
+        let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--concurrency 1")
@@ -177,10 +179,10 @@ struct InterfaceEndToEndTests {
 
     @Test func quittingWhileUploadingAsksAndTheJobsComeBack() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "30000"])
+        let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         try tmux.send("u", literally: true)
@@ -206,10 +208,10 @@ struct InterfaceEndToEndTests {
 
     @Test func quittingLetsTheUploadsInFlightFinishFirst() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "1500"])
+        let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--concurrency 2")
@@ -231,10 +233,10 @@ struct InterfaceEndToEndTests {
     @Test(arguments: [SIGTERM, SIGHUP])
     func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary, arguments: ["--delay", "30000"])
+        let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         try tmux.send("u", literally: true)
@@ -262,10 +264,10 @@ struct InterfaceEndToEndTests {
 
     @Test func sigtermRestoresTheTerminal() throws {
         let binary = try binary()
-        let receiver = try ReceiverProcess(binary: binary)
+        let receiver = try SpawnedReceiver.start()
         let tmux = try TmuxSession()
         let sources = try Sources()
-        defer { tmux.kill(); receiver.stop(); sources.remove() }
+        defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
         try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         let children = try tmux.foregroundChildren()

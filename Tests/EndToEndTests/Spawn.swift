@@ -31,7 +31,7 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let closing = SpawnActions.addCloseFrom(&actions, 3)
-        guard closing == 0 else { throw E2EError("cannot add a close-from action: \(String(cString: strerror(closing)))") }
+        guard closing == 0 else { throw TestFailure("cannot add a close-from action: \(String(cString: strerror(closing)))") }
         // The test process blocks most signals on its threads, and a spawned child inherits the
         // mask: a tmux server with SIGCHLD and SIGTERM blocked never exits. Start children with
         // an empty mask and default dispositions.
@@ -51,7 +51,7 @@ enum Spawn {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw E2EError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw TestFailure("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

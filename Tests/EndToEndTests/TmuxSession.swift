@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A detached tmux server on a socket of its own, running one shell in a pane of a given size.
 ///
@@ -78,7 +79,7 @@ final class TmuxSession {
             if condition(screen) { return screen }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        throw E2EError("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(screen)")
+        throw TestFailure("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(screen)")
     }
 
     /// Stops the server and removes the scratch directory.
@@ -91,7 +92,7 @@ final class TmuxSession {
     private func tmux(_ arguments: [String]) throws -> String {
         let (status, output) = try Spawn.run(["tmux", "-L", socket] + arguments, scratch: scratch)
         guard status == 0 else {
-            throw E2EError("tmux \(arguments.joined(separator: " ")) exited with \(status)")
+            throw TestFailure("tmux \(arguments.joined(separator: " ")) exited with \(status)")
         }
         return output
     }

@@ -1,4 +1,5 @@
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("curl -F syntax")
@@ -54,7 +55,7 @@ struct CurlFormArgumentTests {
 
     @Test("name=<path reads the file as a text value")
     func textFromFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("v.txt", Array("from file".utf8))
         let part = try CurlFormArgument.parse("note=<\(path)").formPart()
         #expect(part.content == .text("from file"))

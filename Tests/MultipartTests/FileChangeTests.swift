@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Files that change while or after the body is prepared")
@@ -17,7 +18,7 @@ struct FileChangeTests {
 
     @Test("a file that shrinks mid-stream fails the stream")
     func shrinksMidStream() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (path, body) = try prepared(dir, size: 200_000)
         let reader = body.makeReader(chunkSize: 50_000)
         _ = try reader.nextChunk()
@@ -30,7 +31,7 @@ struct FileChangeTests {
 
     @Test("a file that grows mid-stream fails the stream at its end")
     func growsMidStream() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (path, body) = try prepared(dir, size: 200_000)
         let reader = body.makeReader(chunkSize: 50_000)
         _ = try reader.nextChunk()
@@ -45,7 +46,7 @@ struct FileChangeTests {
 
     @Test("a file whose size changed before streaming fails before any of its bytes")
     func changedBeforeStreaming() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (path, body) = try prepared(dir, size: 1000)
         try dir.write("f.bin", [1, 2, 3])
         #expect(throws: MultipartError.fileChanged(path: path, reason: .sizeChanged(expected: 1000, actual: 3))) {
@@ -55,7 +56,7 @@ struct FileChangeTests {
 
     @Test("a file that vanished fails with replaced")
     func vanished() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (path, body) = try prepared(dir, size: 1000)
         try FileManager.default.removeItem(atPath: path)
         #expect(throws: MultipartError.fileChanged(path: path, reason: .replaced)) { try drain(body.makeReader()) }
@@ -63,7 +64,7 @@ struct FileChangeTests {
 
     @Test("a file rewritten with the same size but a new modification time fails")
     func modified() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (path, body) = try prepared(dir, size: 1000)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)

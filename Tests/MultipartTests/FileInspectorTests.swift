@@ -1,19 +1,20 @@
 import Foundation
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Checks before a file part is accepted")
 struct FileInspectorTests {
     @Test("a regular file is accepted with its size")
     func regular() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("ok.bin", [1, 2, 3])
         #expect(try FileInspector.inspect(path).size == 3)
     }
 
     @Test("a missing file")
     func missing() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         #expect(throws: MultipartError.fileRejected(path: dir.path + "/nope", reason: .doesNotExist)) {
             try FileInspector.inspect(dir.path + "/nope")
         }
@@ -21,7 +22,7 @@ struct FileInspectorTests {
 
     @Test("a directory")
     func directory() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         #expect(throws: MultipartError.fileRejected(path: dir.path, reason: .isDirectory)) {
             try FileInspector.inspect(dir.path)
         }
@@ -29,7 +30,7 @@ struct FileInspectorTests {
 
     @Test("a FIFO is rejected without blocking")
     func fifo() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = dir.path + "/pipe"
         #expect(mkfifo(path, 0o600) == 0)
         #expect(throws: MultipartError.fileRejected(path: path, reason: .notRegularFile(kind: "FIFO"))) {
@@ -39,7 +40,7 @@ struct FileInspectorTests {
 
     @Test("a socket and a device are rejected")
     func socketAndDevice() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = dir.path + "/sock"
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -62,7 +63,7 @@ struct FileInspectorTests {
 
     @Test("a file this process cannot read")
     func unreadable() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         var path = try dir.write("secret.txt", [1])
         if getuid() == 0 {
             // root reads any mode-000 file; a write-only sysctl refuses reads even to root.
@@ -77,7 +78,7 @@ struct FileInspectorTests {
 
     @Test("a path whose size cannot be determined (a symbolic-link loop)")
     func sizeUnavailable() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let a = dir.path + "/a", b = dir.path + "/b"
         #expect(symlink(b, a) == 0)
         #expect(symlink(a, b) == 0)
@@ -95,7 +96,7 @@ struct FileInspectorTests {
 
     @Test("a bad file among good ones fails alone when each is prepared as its own request")
     func oneBadFileAmongGood() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let paths = [try dir.write("a.txt", [1]), dir.path + "/missing.txt", try dir.write("b.txt", [2])]
         let encoder = MultipartEncoder()
         var outcomes: [Bool] = []

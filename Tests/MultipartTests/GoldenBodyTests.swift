@@ -1,4 +1,5 @@
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Golden bodies with an injected boundary")
@@ -7,7 +8,7 @@ struct GoldenBodyTests {
 
     @Test("text fields, a file from disk and in-memory bytes, in order")
     func mixedForm() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("notes.txt", Array("hello\r\nworld".utf8))
         var form = MultipartForm()
         form.addText(name: "title", value: "Trip")
@@ -55,7 +56,7 @@ struct GoldenBodyTests {
 
     @Test("an empty file has an empty content and the right length")
     func emptyFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("empty.bin", [])
         var form = MultipartForm()
         form.addFile(name: "f", path: path)
@@ -67,7 +68,7 @@ struct GoldenBodyTests {
 
     @Test("filename and content type overrides win over the path and the table")
     func overrides() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("a.txt", Array("x".utf8))
         var form = MultipartForm()
         form.addFile(name: "upload", path: path, filename: "report final.pdf", contentType: "application/x-custom")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Multipart
+import TestSupport
 
 /// Tricky names and contents that independent parsers must read back exactly.
 enum InteropCorpus {

@@ -2,6 +2,7 @@ import Foundation
 import Multipart
 import MultipartKit
 import NIOCore
+import TestSupport
 import Testing
 
 @Suite("Interoperability: vapor/multipart-kit parses Ferry's bodies")
@@ -34,7 +35,7 @@ struct MultipartKitInteropTests {
 
     @Test("content types, bytes (sha256) and names of the corpus round-trip", arguments: [1, 7, 65_536])
     func corpusRoundTrips(pieceSize: Int) throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (form, expected) = try InteropCorpus.form(in: dir)
         let parts = try parse(try MultipartEncoder().prepare(form), pieceSize: pieceSize)
         try #require(parts.count == expected.count)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Files whose names are not UTF-8")
@@ -21,7 +22,7 @@ struct NonUTF8PathTests {
 
     @Test("the part carries the raw name bytes in filename= and the file's content")
     func encodesRawFilename() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = create(Self.nameBytes, in: directory, content: Array("contents".utf8))
         var form = MultipartForm()
         form.parts.append(.file(name: "file", path: path))
@@ -34,7 +35,7 @@ struct NonUTF8PathTests {
 
     @Test("a quote in such a name is still escaped, the other bytes stay raw")
     func escapesQuotes() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = create([0x22, 0xFF], in: directory, content: [])
         var form = MultipartForm()
         form.parts.append(.file(name: "f", path: path))
@@ -45,7 +46,7 @@ struct NonUTF8PathTests {
 
     @Test("inspecting and reading a `<` value go through the raw bytes")
     func inspectsAndReads() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = create(Self.nameBytes, in: directory, content: Array("héllo".utf8))
         #expect(try FileInspector.inspect(path).size == 6)
         #expect(try CurlFormArgument.readText(at: path) == "héllo")
@@ -53,7 +54,7 @@ struct NonUTF8PathTests {
 
     @Test("an error names the path with the undecodable byte as \\xE9")
     func errorDescription() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let missing = FileSystemName.decode(Array(directory.path.utf8) + [0x2F] + Self.nameBytes)
         let error = #expect(throws: MultipartError.self) { try FileInspector.inspect(missing) }
         #expect(error?.description == directory.path + "/caf\\xE9.txt: no such file")

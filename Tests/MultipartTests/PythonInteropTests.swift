@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Interoperability: Python's werkzeug and python-multipart parse Ferry's bodies")
@@ -38,7 +39,7 @@ struct PythonInteropTests {
 
     @Test("names, filenames, content types and sha256 of every part round-trip through both parsers", arguments: [1, 7, 65_536])
     func corpusRoundTrips(chunkSize: Int) throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (form, expected) = try InteropCorpus.form(in: dir)
         let parsed = try parse(try MultipartEncoder().prepare(form), chunkSize: chunkSize, in: dir)
         let want = expected.map {

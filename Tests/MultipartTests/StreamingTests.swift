@@ -1,12 +1,13 @@
 import Foundation
 import Multipart
+import TestSupport
 import Testing
 
 @Suite("Streaming: chunking, length, re-reading")
 struct StreamingTests {
     @Test("chunk sizes 1, 7, 64 KiB and 1 MiB give identical bytes whose count is the declared length")
     func chunkSizesAgree() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let big = try dir.write("big.bin", pseudoRandomBytes(count: 300_000, seed: 1))
         let small = try dir.write("small.txt", Array("tiny".utf8))
         var form = MultipartForm()
@@ -24,7 +25,7 @@ struct StreamingTests {
 
     @Test("a body can be produced again from the start, as a retry does")
     func reproducible() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("f.bin", pseudoRandomBytes(count: 100_000, seed: 3))
         var form = MultipartForm()
         form.addFile(name: "f", path: path)
@@ -38,7 +39,7 @@ struct StreamingTests {
 
     @Test("the length is known without reading files and the reader counts what it produced")
     func lengthFromSizes() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = dir.path + "/sparse.bin"
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -56,7 +57,7 @@ struct StreamingTests {
 
     @Test("read(into:) fills the caller's buffer completely until the end")
     func readIntoBuffer() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = try dir.write("f.bin", pseudoRandomBytes(count: 10_000, seed: 4))
         var form = MultipartForm()
         form.addFile(name: "f", path: path)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a program to completion off the concurrency pool and captures its output.
 enum ChildProcess {
@@ -20,7 +21,7 @@ enum ChildProcess {
             process.standardInput = FileHandle.nullDevice
             try process.run()
             // Read standard error on another thread so neither pipe can fill up and block.
-            let errorData = DataBox()
+            let errorData = LockedData()
             let group = DispatchGroup()
             group.enter()
             onNewThread {
@@ -33,7 +34,7 @@ enum ChildProcess {
             return (
                 process.terminationStatus,
                 String(decoding: outputData, as: UTF8.self),
-                String(decoding: errorData.get(), as: UTF8.self)
+                String(decoding: errorData.value, as: UTF8.self)
             )
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import TestSupport
 
 /// An in-process receiver on 127.0.0.1 with a free port, a temporary directory and a log
 /// collector, always stopped and cleaned up after the test body.

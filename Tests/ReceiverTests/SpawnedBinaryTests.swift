@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import TestSupport
 import Testing
 
 /// Tests of the built `ferry` binary (`$FERRY_BINARY`, else `<package>/.build/debug/ferry`).
@@ -41,7 +42,7 @@ struct SpawnedBinaryTests {
 
     @Test("bad options fail with a message instead of starting")
     func badOptions() async throws {
-        let binary = SpawnedReceiver.binaryPath
+        let binary = FerryBinary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "ferry binary missing at \(binary); build it or set FERRY_BINARY")
         let (code, output, errorOutput) = try await ChildProcess.run(binary, ["serve", "--fail-rate", "2"])
         #expect(code != 0)
@@ -59,7 +60,7 @@ struct SpawnedBinaryTests {
         if let text = ProcessInfo.processInfo.environment["FERRY_BIG_UPLOAD_BYTES"], let size = ByteCount.parse(text) {
             return size
         }
-        return SpawnedReceiver.binaryPath.contains("/release/") ? 1 << 30 : 32 << 20
+        return FerryBinary.path.contains("/release/") ? 1 << 30 : 32 << 20
     }
 
     @Test("a big upload by curl streams to disk: peak RSS stays under 64 MiB and barely grows")

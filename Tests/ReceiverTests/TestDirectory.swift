@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 
-/// A fresh temporary directory for one test, with `uploads/` (the receiver's `--dir`) and
-/// `source/` (files to send); ``remove()`` deletes it all.
+/// The layout of one receiver test in a fresh ``TemporaryDirectory``: `uploads/` (the
+/// receiver's `--dir`) and `source/` (files to send); ``remove()`` deletes it all.
 struct TestDirectory: Sendable {
+    private let directory = TemporaryDirectory()
     /// The temporary directory itself.
-    let root: String
+    var root: String { directory.path }
     /// Where the receiver saves uploads.
     var uploads: String { root + "/uploads" }
     /// Where tests put the files they send.
@@ -12,16 +14,11 @@ struct TestDirectory: Sendable {
 
     /// Creates the directory tree.
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/ferry-receiver-XXXXXX").utf8CString)
-        guard let created = mkdtemp(&template) else {
-            throw TestFailure("mkdtemp failed (errno \(errno))")
-        }
-        root = URL(fileURLWithPath: String(cString: created)).standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: root + "/uploads", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: root + "/source", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
     }
 
-    /// Deletes the tree.
+    /// Deletes the tree (before the last copy of this value goes, which would delete it too).
     func remove() {
         try? FileManager.default.removeItem(atPath: root)
     }

@@ -13,42 +13,14 @@ struct RectTests {
         #expect(Rect.zero.isEmpty && !rect.isEmpty)
     }
 
-    @Test func rowsWithFixedAndFill() {
-        let rows = area.rows([.fixed(1), .fill(), .fixed(1)])
-        #expect(rows == [
-            Rect(x: 0, y: 0, width: 10, height: 1),
-            Rect(x: 0, y: 1, width: 10, height: 3),
-            Rect(x: 0, y: 4, width: 10, height: 1),
-        ])
-    }
-
-    @Test func columnsWithPercentAndFill() {
-        let columns = Rect(x: 2, y: 1, width: 11, height: 3).columns([.percent(50), .fill()])
-        #expect(columns == [Rect(x: 2, y: 1, width: 5, height: 3), Rect(x: 7, y: 1, width: 6, height: 3)])
-    }
-
-    @Test func constraintSolving() {
-        #expect(Constraint.lengths(for: [.min(3), .fill()], total: 10) == [7, 3])
-        #expect(Constraint.lengths(for: [.fill(1), .fill(3)], total: 8) == [2, 6])
-        #expect(Constraint.lengths(for: [.fixed(4), .fixed(4), .fixed(4)], total: 10) == [4, 4, 2])
-        #expect(Constraint.lengths(for: [.fixed(2), .percent(50)], total: 10) == [2, 5], "leftover unused without fill")
-        #expect(Constraint.lengths(for: [.fill(), .fill(), .fill()], total: 10) == [4, 3, 3])
-        #expect(Constraint.lengths(for: [.fill(), .fixed(6)], total: 3) == [0, 3])
-        #expect(Constraint.lengths(for: [.fixed(-2), .percent(150), .min(-1)], total: 4) == [0, 4, 0])
-        #expect(Constraint.lengths(for: [], total: 10) == [])
-        #expect(Constraint.lengths(for: [.fixed(3), .fill()], total: 0) == [0, 0])
-    }
-
-    @Test func spacing() {
-        let columns = Rect(x: 0, y: 0, width: 9, height: 1).columns([.fill(), .fill()], spacing: 1)
-        #expect(columns == [Rect(x: 0, y: 0, width: 4, height: 1), Rect(x: 5, y: 0, width: 4, height: 1)])
-    }
-
     @Test("splitting a zero-size or tiny rect gives empty rects inside it")
     func zeroSize() {
         for rect in [Rect.zero, Rect(x: 3, y: 4, width: 0, height: 0), Rect(x: 1, y: 1, width: 1, height: 1)] {
-            let parts = rect.rows([.fixed(1), .fill(), .fixed(2)]) + rect.columns([.percent(30), .min(4), .fill()], spacing: 2)
-            #expect(parts.count == 6)
+            let (top, below) = rect.splitTop(1)
+            let (above, bottom) = rect.splitBottom(2)
+            let (left, right) = rect.splitLeft(4)
+            let (rest, edge) = rect.splitRight(3)
+            let parts = [top, below, above, bottom, left, right, rest, edge]
             for part in parts {
                 #expect(part.width >= 0 && part.height >= 0)
                 #expect(part.isEmpty || rect.intersection(part) == part)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Multipart
+import TestSupport
 import Testing
 @testable import Uploading
 

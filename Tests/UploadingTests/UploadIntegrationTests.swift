@@ -1,6 +1,7 @@
 import Foundation
 import Multipart
 import Receiver
+import TestSupport
 import Testing
 import Uploading
 

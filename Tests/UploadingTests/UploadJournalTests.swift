@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import TestSupport
 import Testing
 @testable import Uploading
 

@@ -41,7 +41,7 @@ struct RenderBenchmark {
         _ = state.update(.keyPressed(.char("3")))
         for _ in 0..<(jobCount / 2) / 40 { _ = state.update(.keyPressed(.key(.pageDown))) }
         for size in [Size(width: 120, height: 40), Size(width: 200, height: 60)] {
-            _ = state.update(.resized(size))
+            _ = state.update(.keyPressed(.resize(size)))
             var samples: [Double] = []
             samples.reserveCapacity(frames)
             var checksum = 0

@@ -14,18 +14,8 @@ public enum KeyAction: Hashable, Sendable {
     case forceQuit
     /// Queue the selection with the form's settings.
     case queueSelection
-    /// Move the cursor up.
-    case up
-    /// Move the cursor down.
-    case down
-    /// Page up.
-    case pageUp
-    /// Page down.
-    case pageDown
-    /// Go to the top.
-    case top
-    /// Go to the bottom.
-    case bottom
+    /// Move the cursor in the focused list (or scroll the help screen or a job's details).
+    case move(ListMovement)
     /// Open the directory under the cursor.
     case open
     /// Go to the parent directory.

@@ -36,12 +36,12 @@ public enum KeyBindings {
     private static func char(_ character: Character) -> KeyEvent { .key(.character(character)) }
 
     private static let movement: [(keys: [KeyEvent], label: String, description: String, action: KeyAction)] = [
-        ([char("k"), key(.up)], "k/↑", "up", .up),
-        ([char("j"), key(.down)], "j/↓", "down", .down),
-        ([key(.pageUp)], "PgUp", "page up", .pageUp),
-        ([key(.pageDown)], "PgDn", "page down", .pageDown),
-        ([char("g"), key(.home)], "g", "top", .top),
-        ([char("G"), key(.end)], "G", "bottom", .bottom),
+        ([char("k"), key(.up)], "k/↑", "up", .move(.up)),
+        ([char("j"), key(.down)], "j/↓", "down", .move(.down)),
+        ([key(.pageUp)], "PgUp", "page up", .move(.pageUp)),
+        ([key(.pageDown)], "PgDn", "page down", .move(.pageDown)),
+        ([char("g"), key(.home)], "g", "top", .move(.top)),
+        ([char("G"), key(.end)], "G", "bottom", .move(.bottom)),
     ]
 
     private static func moves(in pane: Pane) -> [KeyBinding] {

@@ -7,10 +7,8 @@ public enum AppMessage: Hashable, Sendable {
     /// The scheduler's monotonic clock read this instant (the runtime sends it about ten
     /// times a second while uploads run): retry countdowns and stalled transfers count from it.
     case clockTicked(SchedulerInstant)
-    /// A key was pressed.
+    /// A key was pressed, or the terminal changed size (``KeyEvent/resize(_:)``).
     case keyPressed(KeyEvent)
-    /// The terminal changed size.
-    case resized(Size)
     /// A directory was read (after ``AppCommand/loadDirectory(_:focusName:)``).
     case directoryLoaded(DirectoryListing)
     /// A folder the runtime watches changed on disk (an entry was added, removed, renamed or

@@ -25,15 +25,37 @@ extension AppState {
             return quitNow()
         case .queueSelection:
             return queueSelection()
-        case .up, .down, .pageUp, .pageDown, .top, .bottom:
-            move(action)
-        case .open, .parent, .home, .refresh, .filter, .toggleHidden, .cycleSort, .toggleSelection, .selectAll:
-            return browse(action)
-        case .edit, .addRow, .deleteRow, .reveal:
-            return editForm(action)
-        case .details, .retry, .retryFailedAndCancelled, .cancel, .cancelAll, .togglePause, .remove, .clearSucceeded,
-             .moreConcurrency, .lessConcurrency:
-            return controlQueue(action)
+        case .move(let movement): move(movement)
+        case .open: return openCurrent()
+        case .parent: return openParent()
+        case .home: return [.loadDirectory(homeDirectory, focusName: nil)]
+        case .refresh: return reloadDirectory()
+        case .filter:
+            browser.filterEditor = LineEditor(text: browser.filter)
+            browser.filterEditor?.moveToEnd()
+        case .toggleHidden: browser.toggleHidden()
+        case .cycleSort: browser.cycleSort()
+        case .toggleSelection: return toggleSelection()
+        case .selectAll: selectAllShown()
+        case .edit: return editCurrentRow()
+        case .addRow: addRow()
+        case .deleteRow: return deleteCurrentRow()
+        case .reveal: form.revealsSecrets.toggle()
+        case .details:
+            queue.detailsJobID = queue.detailsJobID == nil ? queue.current?.id : nil
+            queue.detailsScroll = 0
+        case .retry: return retryCurrent()
+        case .retryFailedAndCancelled: return retryFailedAndCancelled()
+        case .cancel: return queue.current.map { [.cancel($0.id)] } ?? []
+        case .cancelAll: return [.cancelAll]
+        case .togglePause:
+            // The queue's pause changes when the engine says so (`pausedChanged`).
+            let paused = !queue.isPaused
+            return [.setPaused(paused), .rememberPause(paused)]
+        case .remove: return queue.current.map { [.remove($0.id)] } ?? []
+        case .clearSucceeded: return [.clearSucceeded]
+        case .moreConcurrency: return changeConcurrency(by: 1)
+        case .lessConcurrency: return changeConcurrency(by: -1)
         }
         return []
     }
@@ -46,16 +68,15 @@ extension AppState {
         return [.enqueue(specs)]
     }
 
-    private mutating func move(_ action: KeyAction) {
+    private mutating func move(_ movement: ListMovement) {
         func apply(_ scroll: inout ListScroll) {
-            switch action {
+            switch movement {
             case .up: scroll.moveUp()
             case .down: scroll.moveDown()
             case .pageUp: scroll.pageUp()
             case .pageDown: scroll.pageDown()
             case .top: scroll.moveToTop()
             case .bottom: scroll.moveToBottom()
-            default: break
             }
         }
         switch focus {
@@ -63,7 +84,7 @@ extension AppState {
         case .form: apply(&form.scroll)
         case .queue:
             if let id = queue.detailsJobID, let job = queue.jobs[id] {
-                scrollDetails(of: job, action)
+                scrollDetails(of: job, movement)
             } else {
                 apply(&queue.scroll)
             }
@@ -71,71 +92,63 @@ extension AppState {
     }
 
     /// Moves the help screen by a line, a page or to an end, within its length.
-    mutating func scrollHelp(_ action: KeyAction) {
+    mutating func scrollHelp(_ movement: ListMovement) {
         let area = AppLayout(size: size).helpScreen.size
-        helpScroll = Self.scrolled(helpScroll, by: action, limit: HelpScreen.maximumScroll(in: area),
+        helpScroll = Self.scrolled(helpScroll, by: movement, limit: HelpScreen.maximumScroll(in: area),
                                    page: max(1, area.height - 3))
     }
 
     /// An offset moved by a line, a page or to an end, within `0...limit`.
-    private static func scrolled(_ offset: Int, by action: KeyAction, limit: Int, page: Int) -> Int {
+    private static func scrolled(_ offset: Int, by movement: ListMovement, limit: Int, page: Int) -> Int {
         let current = min(offset, limit)
-        switch action {
+        switch movement {
         case .up: return max(0, current - 1)
         case .down: return min(limit, current + 1)
         case .pageUp: return max(0, current - page)
         case .pageDown: return min(limit, current + page)
         case .top: return 0
         case .bottom: return limit
-        default: return current
         }
     }
 
     /// Moves the open details view by a line, a page or to an end, within its length.
-    private mutating func scrollDetails(of job: UploadJob, _ action: KeyAction) {
+    private mutating func scrollDetails(of job: UploadJob, _ movement: ListMovement) {
         let area = AppLayout(size: size).body.size
         let limit = JobDetails.maximumScroll(of: job, in: area)
-        queue.detailsScroll = Self.scrolled(queue.detailsScroll, by: action, limit: limit, page: max(1, area.height - 1))
+        queue.detailsScroll = Self.scrolled(queue.detailsScroll, by: movement, limit: limit, page: max(1, area.height - 1))
     }
 
-    private mutating func browse(_ action: KeyAction) -> [AppCommand] {
-        switch action {
-        case .open:
-            guard let entry = browser.current else { return [] }
-            return [.loadDirectory(entry.path, focusName: nil)]
-        case .parent:
-            let (directory, name) = DirectoryReader.parent(of: browser.directory)
-            guard directory != browser.directory else { return [] }
-            return [.loadDirectory(directory, focusName: name.displayablePath)]
-        case .home:
-            return [.loadDirectory(homeDirectory, focusName: nil)]
-        case .refresh:
-            return reloadDirectory()
-        case .filter:
-            browser.filterEditor = LineEditor(text: browser.filter)
-            browser.filterEditor?.moveToEnd()
-        case .toggleHidden:
-            browser.toggleHidden()
-        case .cycleSort:
-            browser.cycleSort()
-        case .toggleSelection:
-            guard let entry = browser.current else { return [] }
-            browser.scroll.moveDown()
-            if entry.isDirectory { return [.collectFiles(entry.path)] }
-            if let file = entry.queuedFile {
-                if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
-            }
-        case .selectAll:
-            let files = browser.shownEntries.compactMap(\.queuedFile)
-            if files.allSatisfy({ browser.isSelected($0.path) }) {
-                browser.deselect(files.map(\.path))
-            } else {
-                browser.select(files)
-            }
-        default:
-            break
+    private func openCurrent() -> [AppCommand] {
+        guard let entry = browser.current else { return [] }
+        return [.loadDirectory(entry.path, focusName: nil)]
+    }
+
+    private func openParent() -> [AppCommand] {
+        let (directory, name) = DirectoryReader.parent(of: browser.directory)
+        guard directory != browser.directory else { return [] }
+        return [.loadDirectory(directory, focusName: name.displayablePath)]
+    }
+
+    /// Selects the file under the cursor (or deselects it), or collects a folder's files, and
+    /// moves down.
+    private mutating func toggleSelection() -> [AppCommand] {
+        guard let entry = browser.current else { return [] }
+        browser.scroll.moveDown()
+        if entry.isDirectory { return [.collectFiles(entry.path)] }
+        if let file = entry.queuedFile {
+            if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
         }
         return []
+    }
+
+    /// Selects every file shown, or deselects them when all are selected.
+    private mutating func selectAllShown() {
+        let files = browser.shownEntries.compactMap(\.queuedFile)
+        if files.allSatisfy({ browser.isSelected($0.path) }) {
+            browser.deselect(files.map(\.path))
+        } else {
+            browser.select(files)
+        }
     }
 
     /// Reads the folder shown again, keeping the cursor on its entry.
@@ -143,95 +156,80 @@ extension AppState {
         [.loadDirectory(browser.directory, focusName: browser.current?.name)]
     }
 
-    private mutating func editForm(_ action: KeyAction) -> [AppCommand] {
-        let field = form.currentField
+    /// Edits the form row under the cursor: opens its editor, the Method choice, or toggles a
+    /// two-way row; on a "new row" line, adds a row.
+    private mutating func editCurrentRow() -> [AppCommand] {
         let before = form.settings
-        switch action {
-        case .edit:
-            switch field {
-            case .method:
-                form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
-            case .mode:
-                form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
-            case .remembersSecrets:
-                form.settings.remembersSecrets.toggle()
-            case .newParameter, .newHeader:
-                return editForm(.addRow)
-            default:
-                form.editing = FormEditing(field: field, text: form.text(of: field))
-            }
-        case .addRow:
-            let fields: [FormField]
-            switch field {
-            case .header, .newHeader:
-                form.settings.headers.append(FormRow(name: "", value: ""))
-                fields = form.fields
-                form.scroll.setCount(fields.count)
-                form.scroll.select(fields.firstIndex(of: .header(form.settings.headers.count - 1)) ?? 0)
-            default:
-                form.settings.parameters.append(FormRow(name: "", value: ""))
-                fields = form.fields
-                form.scroll.setCount(fields.count)
-                form.scroll.select(fields.firstIndex(of: .parameter(form.settings.parameters.count - 1)) ?? 0)
-            }
-            form.editing = FormEditing(field: form.currentField, text: "")
+        switch form.currentField {
+        case .method:
+            form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
+        case .mode:
+            form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
+        case .remembersSecrets:
+            form.settings.remembersSecrets.toggle()
+        case .newParameter, .newHeader:
+            addRow()
             return []
-        case .deleteRow:
-            switch field {
-            case .parameter(let index): form.settings.parameters.remove(at: index)
-            case .header(let index): form.settings.headers.remove(at: index)
-            default: break
-            }
-            form.scroll.setCount(form.fields.count)
-        case .reveal:
-            form.revealsSecrets.toggle()
-        default:
-            break
+        case .url, .fileField, .concurrency, .retries, .parameter, .header:
+            form.editing = FormEditing(field: form.currentField, text: form.text(of: form.currentField))
         }
         return commands(afterFormChangeFrom: before)
     }
 
-    private mutating func controlQueue(_ action: KeyAction) -> [AppCommand] {
-        let job = queue.current
-        switch action {
-        case .details:
-            queue.detailsJobID = queue.detailsJobID == nil ? job?.id : nil
-            queue.detailsScroll = 0
-        case .retry:
-            guard let job else { return [] }
-            if job.mayHaveArrived {
-                confirmation = .resend(job.id, name: job.displayName)
-                return []
-            }
-            return [.retry(job.id)]
-        case .retryFailedAndCancelled:
-            let skipped = queue.jobs.values.filter(\.mayHaveArrived).count
-            if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
-            return [.retryFailedAndCancelled]
-        case .cancel:
-            return job.map { [.cancel($0.id)] } ?? []
-        case .cancelAll:
-            return [.cancelAll]
-        case .togglePause:
-            // The queue's pause changes when the engine says so (`pausedChanged`).
-            let paused = !queue.isPaused
-            return [.setPaused(paused), .rememberPause(paused)]
-        case .remove:
-            return job.map { [.remove($0.id)] } ?? []
-        case .clearSucceeded:
-            return [.clearSucceeded]
-        case .moreConcurrency, .lessConcurrency:
-            let delta = action == .moreConcurrency ? 1 : -1
-            let limit = min(64, max(1, form.settings.concurrency + delta))
-            guard limit != form.settings.concurrency else { return [] }
-            let before = form.settings
-            form.settings.concurrency = limit
-            form.rejectedNumbers[.concurrency] = nil
-            notice = "concurrency \(limit)"
-            return commands(afterFormChangeFrom: before)
-        default:
-            break
+    /// Adds an empty header row (on a header line) or parameter row and opens its editor.
+    private mutating func addRow() {
+        switch form.currentField {
+        case .header, .newHeader:
+            form.settings.headers.append(FormRow(name: "", value: ""))
+            let fields = form.fields
+            form.scroll.setCount(fields.count)
+            form.scroll.select(fields.firstIndex(of: .header(form.settings.headers.count - 1)) ?? 0)
+        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .parameter, .newParameter:
+            form.settings.parameters.append(FormRow(name: "", value: ""))
+            let fields = form.fields
+            form.scroll.setCount(fields.count)
+            form.scroll.select(fields.firstIndex(of: .parameter(form.settings.parameters.count - 1)) ?? 0)
         }
-        return []
+        form.editing = FormEditing(field: form.currentField, text: "")
+    }
+
+    /// Deletes the parameter or header row under the cursor.
+    private mutating func deleteCurrentRow() -> [AppCommand] {
+        let before = form.settings
+        switch form.currentField {
+        case .parameter(let index): form.settings.parameters.remove(at: index)
+        case .header(let index): form.settings.headers.remove(at: index)
+        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader:
+            return []
+        }
+        form.scroll.setCount(form.fields.count)
+        return commands(afterFormChangeFrom: before)
+    }
+
+    /// Retries the job under the cursor, asking first when it may have arrived.
+    private mutating func retryCurrent() -> [AppCommand] {
+        guard let job = queue.current else { return [] }
+        if job.mayHaveArrived {
+            confirmation = .resend(job.id, name: job.displayName)
+            return []
+        }
+        return [.retry(job.id)]
+    }
+
+    private mutating func retryFailedAndCancelled() -> [AppCommand] {
+        let skipped = queue.jobs.values.filter(\.mayHaveArrived).count
+        if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
+        return [.retryFailedAndCancelled]
+    }
+
+    /// Runs one upload more or fewer at once (1...64).
+    private mutating func changeConcurrency(by delta: Int) -> [AppCommand] {
+        let limit = min(64, max(1, form.settings.concurrency + delta))
+        guard limit != form.settings.concurrency else { return [] }
+        let before = form.settings
+        form.settings.concurrency = limit
+        form.rejectedNumbers[.concurrency] = nil
+        notice = "concurrency \(limit)"
+        return commands(afterFormChangeFrom: before)
     }
 }

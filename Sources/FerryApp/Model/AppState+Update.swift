@@ -8,7 +8,7 @@ extension AppState {
     /// - Returns: What to do.
     public mutating func update(_ message: AppMessage) -> [AppCommand] {
         switch message {
-        case .keyPressed(.resize(let size)), .resized(let size):
+        case .keyPressed(.resize(let size)):
             self.size = size
             applyLayout()
             return []
@@ -102,8 +102,8 @@ extension AppState {
         if showsHelp {
             if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
                 showsHelp = false
-            } else if let binding = KeyBindings.binding(for: event, in: .files), KeyBindings.isMovement(binding.action) {
-                scrollHelp(binding.action)
+            } else if let binding = KeyBindings.binding(for: event, in: .files), let movement = ListMovement(binding.action) {
+                scrollHelp(movement)
             }
             return []
         }

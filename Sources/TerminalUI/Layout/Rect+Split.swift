@@ -1,38 +1,4 @@
 extension Rect {
-    /// Splits the rectangle into rows, top to bottom.
-    ///
-    /// - Parameters:
-    ///   - constraints: One constraint per row band; see ``Constraint`` for the rules.
-    ///   - spacing: Empty rows between consecutive bands.
-    /// - Returns: One rectangle per constraint, each as wide as `self` and inside it
-    ///   (bands that got no space are empty).
-    public func rows(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
-        let heights = Constraint.lengths(for: constraints, total: height, spacing: spacing)
-        var top = y
-        return heights.map { length in
-            let start = Swift.min(top, maxY)
-            top += length + Swift.max(0, spacing)
-            return Rect(x: x, y: start, width: width, height: Swift.min(length, maxY - start))
-        }
-    }
-
-    /// Splits the rectangle into columns, left to right.
-    ///
-    /// - Parameters:
-    ///   - constraints: One constraint per column band; see ``Constraint`` for the rules.
-    ///   - spacing: Empty columns between consecutive bands.
-    /// - Returns: One rectangle per constraint, each as tall as `self` and inside it
-    ///   (bands that got no space are empty).
-    public func columns(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
-        let widths = Constraint.lengths(for: constraints, total: width, spacing: spacing)
-        var left = x
-        return widths.map { length in
-            let start = Swift.min(left, maxX)
-            left += length + Swift.max(0, spacing)
-            return Rect(x: start, y: y, width: Swift.min(length, maxX - start), height: height)
-        }
-    }
-
     /// Cuts `rows` rows off the top.
     ///
     /// - Parameter rows: The number of rows for the top part (clamped to the height).

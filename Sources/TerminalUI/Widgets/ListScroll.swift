@@ -1,8 +1,8 @@
 /// The cursor and scroll offset of a list: pure state that keeps the cursor visible.
 ///
-/// The app model owns one per list and updates it on keys; ``ListView`` and ``Table``
-/// read it. Scrolling is stable: the view moves only when the cursor would leave it (or
-/// come closer to its edge than ``margin`` rows), as in vim with `scrolloff`.
+/// The app model owns one per list and updates it on keys; the panes read it. Scrolling is
+/// stable: the view moves only when the cursor would leave it (or come closer to its edge
+/// than ``margin`` rows), as in vim with `scrolloff`.
 ///
 /// Every method keeps the invariants `0 ≤ cursor < count` (cursor 0 when empty) and
 /// `0 ≤ offset ≤ max(0, count − viewportHeight)`.

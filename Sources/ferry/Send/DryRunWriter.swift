@@ -1,3 +1,4 @@
+import FerryRuntime
 import Foundation
 import Multipart
 import Uploading

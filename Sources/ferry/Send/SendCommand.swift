@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryRuntime
 import Foundation
 import Multipart
 import Uploading

@@ -1,4 +1,5 @@
 import Dispatch
+import FerryRuntime
 import Foundation
 import Multipart
 import Uploading
@@ -27,7 +28,7 @@ struct SendRunner {
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
         let termination = SendTermination(manager: manager, journal: journal, events: events)
-        let printer = HumanEventPrinter(output: .output, isTerminal: isatty(STDOUT_FILENO) == 1)
+        let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1)
         let subscription = manager.subscribe(on: events) { batch in
             guard !termination.isTerminating else { return }
             do throws(StandardStreamError) {

@@ -1,25 +1,12 @@
 import Foundation
-import Synchronization
+import TestSupport
 
 /// The built `ferry` binary run as a child process, with its standard output collected as it
 /// arrives.
 final class FerryProcess: Sendable {
-    /// The binary: `$FERRY_BINARY`, else `.build/debug/ferry` under the package root.
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["FERRY_BINARY"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/ferry").path
-    }
-
-    /// Bytes collected from a pipe as they arrive.
-    private final class Collected: Sendable {
-        let data = Mutex(Data())
-    }
-
     private let process: Process
-    private let output = Collected()
-    private let errors = Collected()
+    private let output = LockedData()
+    private let errors = LockedData()
 
     /// The child's process ID.
     var processID: Int32 { process.processIdentifier }
@@ -32,20 +19,17 @@ final class FerryProcess: Sendable {
     /// - Parameter closingOutput: Whether to close the reading end of standard output's pipe
     ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
     init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.binary,
-                NSLocalizedDescriptionKey: "ferry binary not found at \(Self.binary): run `swift build` first or set FERRY_BINARY"])
-        }
+        let binary = try FerryBinary.requirePath()
         process = Process()
         if rawArguments.isEmpty {
-            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
         } else {
             let rebuilt = rawArguments.map { bytes in
                 "\"$(printf '" + bytes.map { "\\" + String($0, radix: 8) }.joined() + "')\""
             }
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec \"$0\" \"$@\" " + rebuilt.joined(separator: " "), Self.binary] + arguments
+            process.arguments = ["-c", "exec \"$0\" \"$@\" " + rebuilt.joined(separator: " "), binary] + arguments
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = stateHome
@@ -64,13 +48,13 @@ final class FerryProcess: Sendable {
     }
 
     /// Reads a pipe until end of file on a thread of its own (`read(2)`, retrying on EINTR).
-    private static func drain(_ descriptor: Int32, into collected: Collected) {
+    private static func drain(_ descriptor: Int32, into collected: LockedData) {
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    collected.data.withLock { $0.append(contentsOf: buffer[0..<count]) }
+                    collected.append(Data(buffer[0..<count]))
                 } else if count == 0 || errno != EINTR {
                     return
                 }
@@ -80,7 +64,7 @@ final class FerryProcess: Sendable {
 
     /// Standard output so far, as lines (without their line ends; CRLF counts as a line end).
     var outputLines: [String] {
-        let bytes = output.data.withLock { Array($0) }
+        let bytes = Array(output.value)
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
@@ -89,7 +73,7 @@ final class FerryProcess: Sendable {
     }
 
     /// Standard error so far.
-    var errorText: String { errors.data.withLock { String(decoding: $0, as: UTF8.self) } }
+    var errorText: String { String(decoding: errors.value, as: UTF8.self) }
 
     /// The JSON objects printed so far (for `--json`).
     var jsonEvents: [[String: Any]] {

@@ -2,6 +2,7 @@ import Foundation
 import Multipart
 import Receiver
 import Synchronization
+import TestSupport
 import Uploading
 
 /// A real receiver on 127.0.0.1 (free port) with the real HTTP transport and manager,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ final class PHPBuiltinServer {
 
     /// Starts the server and waits until it accepts connections.
     init() throws {
-        guard let php = Self.executable else { throw PHPServerError.notInstalled }
+        guard let php = Self.executable else { throw TestFailure("php is not installed (Debian: php-cli)") }
         directory = TemporaryDirectory()
         logPath = directory.path("arrivals.log")
         let router = directory.path("router.php")
@@ -56,9 +57,9 @@ final class PHPBuiltinServer {
                 return
             }
             Self.kill(process)
-            lastError = PHPServerError.didNotStart(port: port)
+            lastError = TestFailure("php -S did not start on port \(port)")
         }
-        throw lastError ?? PHPServerError.didNotStart(port: 0)
+        throw lastError ?? TestFailure("php -S did not start")
     }
 
     deinit {
@@ -116,7 +117,7 @@ final class PHPBuiltinServer {
                 bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard ok else { throw PHPServerError.didNotStart(port: 0) }
+        guard ok else { throw TestFailure("php -S did not start") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -138,10 +139,4 @@ final class PHPBuiltinServer {
         }
         return false
     }
-}
-
-/// Why PHP's server could not be used.
-enum PHPServerError: Error {
-    case notInstalled
-    case didNotStart(port: Int)
 }

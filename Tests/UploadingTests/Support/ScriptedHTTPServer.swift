@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,7 @@ final class ScriptedHTTPServer: Sendable {
     /// - Parameter behaviour: What it does with connections (changeable with `behave`).
     init(_ behaviour: Behaviour) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ScriptedServerError.socket(errno) }
+        guard socket >= 0 else { throw TestFailure("the scripted server cannot open its socket (errno \(errno))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -53,7 +54,7 @@ final class ScriptedHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(socket, 512) == 0 else { throw ScriptedServerError.socket(errno) }
+        guard bound == 0, listen(socket, 512) == 0 else { throw TestFailure("the scripted server cannot open its socket (errno \(errno))") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
@@ -176,11 +177,6 @@ final class ScriptedHTTPServer: Sendable {
         guard let end = text[start.upperBound...].firstIndex(of: "\"") else { return nil }
         return String(text[start.upperBound..<end])
     }
-}
-
-/// Why a scripted server could not start.
-enum ScriptedServerError: Error {
-    case socket(Int32)
 }
 
 /// Buffered reads from a blocking socket: a request head, then a body of known length.

@@ -2,12 +2,10 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// Why writing a ``StandardStream`` failed.
-enum StandardStreamError: Error, Equatable, CustomStringConvertible {
+/// Why writing a ``StandardStream`` (or another ``TextOutput``) failed.
+public enum StandardStreamError: Error, Equatable, CustomStringConvertible {
     /// Nothing reads the stream any more (`EPIPE`: the pipe's reader exited or closed it).
     case closed(stream: String)
     /// The write failed for another reason (a full disk behind a redirection, say).
@@ -15,14 +13,14 @@ enum StandardStreamError: Error, Equatable, CustomStringConvertible {
 
     /// The exit status `ferry` ends with: 141 (128 + SIGPIPE, what a shell reports for a
     /// process the closed pipe killed) when the reader went away, 1 otherwise.
-    var exitStatus: Int32 {
+    public var exitStatus: Int32 {
         switch self {
         case .closed: 128 + SIGPIPE
         case .failed: 1
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case let .closed(stream):
             "\(stream) was closed by its reader"

@@ -1,5 +1,4 @@
 import FerryApp
-import Foundation
 import Multipart
 import TerminalUI
 import Uploading
@@ -9,8 +8,9 @@ import Uploading
 ///
 /// Unchecked `Sendable`: every call **must** come from one serial queue (`ferry.send.events`, the
 /// manager's subscription queue), which is what guards the mutable state.
-final class HumanEventPrinter: @unchecked Sendable {
-    private let output: StandardStream
+public final class HumanEventPrinter: @unchecked Sendable {
+    private let output: any TextOutput
+    private let diagnostics: any TextOutput
     private let isTerminal: Bool
     private var active: [UploadJobID: UploadJob] = [:]
     private var liveLineCount = 0
@@ -20,15 +20,17 @@ final class HumanEventPrinter: @unchecked Sendable {
     /// - Parameters:
     ///   - output: Where lines go.
     ///   - isTerminal: Whether `output` is a terminal (live lines are drawn only then).
-    init(output: StandardStream, isTerminal: Bool) {
+    ///   - diagnostics: Where a journal failure is reported (standard error).
+    public init(output: any TextOutput, isTerminal: Bool, diagnostics: any TextOutput = StandardStream.error) {
         self.output = output
         self.isTerminal = isTerminal
+        self.diagnostics = diagnostics
     }
 
     /// Prints what an event changes.
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
-    func handle(_ event: UploadEvent) throws(StandardStreamError) {
+    public func handle(_ event: UploadEvent) throws(StandardStreamError) {
         var lines: [String] = []
         switch event {
         case let .started(job), let .progressed(job):
@@ -47,7 +49,7 @@ final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = nil
             lines.append("cancel  \(name(job))")
         case let .journalFailed(error):
-            StandardStream.error.writeLineIgnoringFailure("ferry: \(error)")
+            diagnostics.writeLineIgnoringFailure("ferry: \(error)")
         case .queued, .removed, .pausedChanged, .idle:
             break
         }
@@ -57,7 +59,7 @@ final class HumanEventPrinter: @unchecked Sendable {
     /// Clears the live lines and prints the summary.
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
-    func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
+    public func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
         active = [:]
         // Under a second the rate says more about start-up than about the transfer: left out.
         let rate = seconds >= 1 ? " (\(HumanFormat.rate(bytesPerSecond: Double(summary.bytesSent) / seconds)))" : ""

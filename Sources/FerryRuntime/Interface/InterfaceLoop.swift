@@ -1,18 +1,15 @@
 import Dispatch
 import FerryApp
-import Foundation
-import NcursesBackend
 import TerminalUI
 import Uploading
 
-/// The interface's event loop on one thread: keys and upload events in, commands out, a frame
-/// drawn whenever the state changed.
+/// The interface's event loop on one thread: keys, upload events and command answers in,
+/// commands out to a ``CommandWorker``, a frame drawn whenever the state changed.
 ///
 /// Not Sendable: it **must** run on the thread that created the terminal.
-final class InterfaceLoop {
-    private let terminal: NcursesTerminal
-    private let manager: UploadManager
-    private let journal: UploadJournal?
+public final class InterfaceLoop {
+    private let terminal: any TerminalBackend
+    private let worker: CommandWorker
     private let inbox: EventInbox
     private var state: AppState
     private var pending: [AppMessage] = []
@@ -24,36 +21,37 @@ final class InterfaceLoop {
     private var isReloadPending = false
 
     /// The shortest time between two reloads of a changing folder.
-    static let reloadInterval = DispatchTimeInterval.seconds(1)
+    public static let reloadInterval = DispatchTimeInterval.seconds(1)
 
-    /// How long `readKey` waits while uploads run: progress redraws about 10 times a second.
-    static let activeTimeoutMilliseconds = 100
+    /// How long `readKey` waits while uploads or commands run: progress redraws and command
+    /// answers show about 10 times a second.
+    public static let activeTimeoutMilliseconds = 100
     /// How long `readKey` waits when nothing happens; only keys wake the loop then.
-    static let idleTimeoutMilliseconds = 1000
+    public static let idleTimeoutMilliseconds = 1000
 
     /// Creates the loop.
     ///
     /// - Parameters:
     ///   - terminal: The started terminal.
-    ///   - manager: The upload engine.
-    ///   - journal: The journal the form is saved in.
+    ///   - worker: Where the model's commands run (off this thread).
     ///   - inbox: Where the manager's events arrive.
     ///   - state: The initial state.
-    init(terminal: NcursesTerminal, manager: UploadManager, journal: UploadJournal?, inbox: EventInbox, state: AppState) {
+    public init(terminal: any TerminalBackend, worker: CommandWorker, inbox: EventInbox, state: AppState) {
         self.terminal = terminal
-        self.manager = manager
-        self.journal = journal
+        self.worker = worker
         self.inbox = inbox
         self.state = state
     }
 
-    /// Runs until the user quits or a termination signal arrives.
+    /// Runs until the user quits or a termination signal arrives; the commands handed to the
+    /// worker have all run when it returns.
     ///
     /// - Parameter initial: Messages to apply first (restored jobs, say).
     /// - Returns: The termination signal that ended the loop, or nil when the user quit.
-    func run(initial: [AppMessage]) -> Int32? {
+    public func run(initial: [AppMessage]) -> Int32? {
+        defer { worker.waitUntilDone() }
         pending = initial
-        execute(state.initialCommands)
+        worker.submit(state.initialCommands)
         var dirty = true
         while !state.isQuitting {
             if terminal.pendingTerminationSignal != nil {
@@ -66,7 +64,8 @@ final class InterfaceLoop {
             if state.queue.hasActiveJobs && second != state.now.map({ $0.nanoseconds / 1_000_000_000 }) {
                 dirty = true
             }
-            execute(state.update(.clockTicked(now)))
+            worker.submit(state.update(.clockTicked(now)))
+            pending += worker.takeAnswers()
             // Events are applied straight from the inbox's array: after queueing 100,000 files
             // they must not be copied into a second array of messages.
             let events = inbox.drain()
@@ -76,15 +75,14 @@ final class InterfaceLoop {
             }
             applyPending()
             for event in events {
-                execute(state.update(.uploadEventReceived(event)))
-                applyPending()
+                worker.submit(state.update(.uploadEventReceived(event)))
             }
             if state.isQuitting { break }
             if dirty {
                 terminal.draw(AppView.render(state, size: terminal.size))
                 dirty = false
             }
-            let busy = state.queue.hasActiveJobs || DispatchTime.now() < busyUntil
+            let busy = state.queue.hasActiveJobs || worker.isWorking || DispatchTime.now() < busyUntil
             let timeout = busy ? Self.activeTimeoutMilliseconds : Self.idleTimeoutMilliseconds
             if let key = terminal.readKey(timeoutMilliseconds: timeout) {
                 pending.append(.keyPressed(key))
@@ -108,56 +106,10 @@ final class InterfaceLoop {
         pending.append(.directoryChanged(directory))
     }
 
-    /// Applies the waiting messages, and the messages their commands answer with.
+    /// Applies the waiting messages and hands their commands to the worker.
     private func applyPending() {
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            for message in batch { execute(state.update(message)) }
-        }
-    }
-
-    private func execute(_ commands: [AppCommand]) {
-        for command in commands {
-            pending += perform(command)
-        }
-    }
-
-    private func perform(_ command: AppCommand) -> [AppMessage] {
-        switch command {
-        case .loadDirectory(let path, let focusName):
-            return [.directoryLoaded(DirectoryReader.read(path, focusName: focusName))]
-        case .collectFiles(let path):
-            return [.filesCollected(DirectoryReader.collectFiles(under: path))]
-        case .enqueue(let specs):
-            do {
-                try manager.enqueue(specs)
-            } catch {
-                return [.commandFailed("could not queue: \(error.description)")]
-            }
-        case .retry(let id): manager.retry(id)
-        case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
-        case .cancel(let id): manager.cancel(id)
-        case .cancelAll: manager.cancelAll()
-        case .setPaused(let paused): paused ? manager.pause() : manager.resume()
-        case .rememberPause(let paused):
-            do {
-                try journal?.saveFormState(paused, forKey: Interface.pauseKey)
-            } catch {
-                return [.commandFailed("could not remember the pause: \(error.description)")]
-            }
-        case .setConcurrency(let limit): manager.setConcurrencyLimit(limit)
-        case .remove(let id): manager.remove(id)
-        case .clearSucceeded: manager.clearSucceeded()
-        case .saveForm(let settings):
-            do {
-                try journal?.saveFormState(settings)
-            } catch {
-                return [.commandFailed("could not save the form: \(error.description)")]
-            }
-        case .quit:
-            break
-        }
-        return []
+        let batch = pending
+        pending = []
+        for message in batch { worker.submit(state.update(message)) }
     }
 }

@@ -2,30 +2,28 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Standard output or standard error, written with `write(2)`: partial writes and `EINTR` are
 /// retried, and a reader that went away (`ferry send --json | head -1`) is reported as
 /// ``StandardStreamError/closed`` instead of trapping, as Foundation's `FileHandle.write` does
 /// once `SIGPIPE` is ignored.
-struct StandardStream: Sendable {
+public struct StandardStream: TextOutput {
     /// Descriptor 1.
-    static let output = StandardStream(descriptor: STDOUT_FILENO, name: "standard output")
+    public static let output = StandardStream(descriptor: STDOUT_FILENO, name: "standard output")
     /// Descriptor 2.
-    static let error = StandardStream(descriptor: STDERR_FILENO, name: "standard error")
+    public static let error = StandardStream(descriptor: STDERR_FILENO, name: "standard error")
 
     /// The descriptor written to.
-    let descriptor: Int32
+    public let descriptor: Int32
     /// What the stream is called in error messages.
-    let name: String
+    public let name: String
 
     /// Writes every byte, in order.
     ///
     /// - Parameter bytes: What to write.
     /// - Throws: ``StandardStreamError`` when the reader has gone or the write fails.
-    func write(_ bytes: [UInt8]) throws(StandardStreamError) {
+    public func write(_ bytes: [UInt8]) throws(StandardStreamError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -33,8 +31,6 @@ struct StandardStream: Sendable {
                 Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #elseif canImport(Musl)
                 Musl.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
             }
             if written >= 0 {
@@ -53,15 +49,7 @@ struct StandardStream: Sendable {
     ///
     /// - Parameter text: What to write.
     /// - Throws: ``StandardStreamError`` when the reader has gone or the write fails.
-    func write(_ text: String) throws(StandardStreamError) {
+    public func write(_ text: String) throws(StandardStreamError) {
         try write(Array(text.utf8))
-    }
-
-    /// Writes one diagnostic line (`text` and a newline), ignoring failure: there is nowhere
-    /// left to report that standard error cannot be written.
-    ///
-    /// - Parameter text: The line, without its newline.
-    func writeLineIgnoringFailure(_ text: String) {
-        try? write(text + "\n")
     }
 }

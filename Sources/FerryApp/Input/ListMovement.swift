@@ -1,0 +1,23 @@
+/// How a movement key moves a list, the help screen or a job's details.
+public enum ListMovement: Hashable, Sendable {
+    /// One line up.
+    case up
+    /// One line down.
+    case down
+    /// One page up.
+    case pageUp
+    /// One page down.
+    case pageDown
+    /// To the top.
+    case top
+    /// To the bottom.
+    case bottom
+
+    /// The movement an action makes, or nil for an action that moves nothing.
+    ///
+    /// - Parameter action: A key binding's action.
+    public init?(_ action: KeyAction) {
+        guard case .move(let movement) = action else { return nil }
+        self = movement
+    }
+}

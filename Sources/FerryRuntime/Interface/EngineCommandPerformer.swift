@@ -1,0 +1,60 @@
+import FerryApp
+import Uploading
+
+/// Carries out the interface's commands against the file system, the upload manager and the
+/// journal.
+public struct EngineCommandPerformer: CommandPerformer {
+    /// The journal key under which the user's pause is remembered.
+    public static let pauseKey = "paused"
+
+    private let manager: UploadManager
+    private let journal: UploadJournal?
+
+    /// Creates the performer.
+    ///
+    /// - Parameters:
+    ///   - manager: The upload engine.
+    ///   - journal: The journal the form and the pause are saved in, if any.
+    public init(manager: UploadManager, journal: UploadJournal?) {
+        self.manager = manager
+        self.journal = journal
+    }
+
+    public func perform(_ command: AppCommand) -> [AppMessage] {
+        switch command {
+        case .loadDirectory(let path, let focusName):
+            return [.directoryLoaded(DirectoryReader.read(path, focusName: focusName))]
+        case .collectFiles(let path):
+            return [.filesCollected(DirectoryReader.collectFiles(under: path))]
+        case .enqueue(let specs):
+            do {
+                try manager.enqueue(specs)
+            } catch {
+                return [.commandFailed("could not queue: \(error.description)")]
+            }
+        case .retry(let id): manager.retry(id)
+        case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
+        case .cancel(let id): manager.cancel(id)
+        case .cancelAll: manager.cancelAll()
+        case .setPaused(let paused): paused ? manager.pause() : manager.resume()
+        case .rememberPause(let paused):
+            do {
+                try journal?.saveFormState(paused, forKey: Self.pauseKey)
+            } catch {
+                return [.commandFailed("could not remember the pause: \(error.description)")]
+            }
+        case .setConcurrency(let limit): manager.setConcurrencyLimit(limit)
+        case .remove(let id): manager.remove(id)
+        case .clearSucceeded: manager.clearSucceeded()
+        case .saveForm(let settings):
+            do {
+                try journal?.saveFormState(settings)
+            } catch {
+                return [.commandFailed("could not save the form: \(error.description)")]
+            }
+        case .quit:
+            break
+        }
+        return []
+    }
+}

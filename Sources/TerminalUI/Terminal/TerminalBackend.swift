@@ -1,0 +1,23 @@
+/// A terminal an interface loop draws on and reads keys from (as ratatui's `Backend`): the
+/// ncurses terminal in the program, an in-memory one in tests.
+///
+/// Threads: an instance **must** be used from one thread at a time.
+public protocol TerminalBackend: AnyObject {
+    /// The screen size in cells.
+    var size: Size { get }
+
+    /// Shows a frame (a backend may paint only what changed since the last one).
+    ///
+    /// - Parameter buffer: The whole frame, as large as ``size``.
+    func draw(_ buffer: CellBuffer)
+
+    /// Waits for one input event.
+    ///
+    /// - Parameter timeoutMilliseconds: How long to wait; negative waits forever, 0 polls.
+    /// - Returns: A key, or ``KeyEvent/resize(_:)`` when the terminal changed size; nil when
+    ///   the time ran out or a termination signal is pending.
+    func readKey(timeoutMilliseconds: Int) -> KeyEvent?
+
+    /// The termination signal (SIGINT, SIGTERM, SIGHUP) the loop is asked to end by, or nil.
+    var pendingTerminationSignal: Int32? { get }
+}

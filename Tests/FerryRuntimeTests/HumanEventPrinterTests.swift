@@ -1,0 +1,91 @@
+import FerryRuntime
+import TerminalUI
+import Testing
+import TestSupport
+import Uploading
+
+@Suite("ferry send's human output")
+struct HumanEventPrinterTests {
+    let output = FakeTextOutput()
+    let diagnostics = FakeTextOutput()
+
+    func job(_ id: Int64, paths: [String] = ["/data/photo.jpg"], size: Int64 = 2048, state: UploadJobState = .queued,
+             lastError: UploadError? = nil, response: UploadResponse? = nil) -> UploadJob {
+        let files = paths.map { QueuedFile(path: $0, size: size, modificationTimeNanoseconds: 0) }
+        return UploadJob(id: UploadJobID(id), spec: UploadJobSpec(url: "http://127.0.0.1:1/upload", files: files),
+                         state: state, lastError: lastError, response: response)
+    }
+
+    func printer(isTerminal: Bool = false) -> HumanEventPrinter {
+        HumanEventPrinter(output: output, isTerminal: isTerminal, diagnostics: diagnostics)
+    }
+
+    @Test("a line per finished, failed, retried or cancelled job; nothing for the others")
+    func linesPerEvent() throws {
+        let printer = printer()
+        let done = job(1, state: .succeeded, response: UploadResponse(status: 201, body: []))
+        let failed = job(2, paths: ["/data/a.txt", "/data/b.txt"])
+        let rejected = UploadError.serverRejected(status: 403, retryAfter: nil)
+        let retried = job(3, lastError: .transferFailed(reason: .connectTimedOut))
+        for event: UploadEvent in [.queued(job(4)), .started(job(1)), .progressed(job(1)), .succeeded(done),
+                                   .failed(failed, reason: rejected), .retrying(retried, after: .seconds(4)),
+                                   .cancelled(job(5)), .removed(UploadJobID(5)), .idle(UploadSummary())] {
+            try printer.handle(event)
+        }
+        #expect(output.lines == [
+            "done    photo.jpg  \(HumanFormat.bytes(2048))  HTTP 201",
+            "failed  a.txt (+1 more): \(rejected.description)",
+            "retry   photo.jpg in \(HumanFormat.elapsed(.seconds(4))): \(UploadError.transferFailed(reason: .connectTimedOut).description)",
+            "cancel  photo.jpg",
+        ])
+        #expect(diagnostics.text == "")
+    }
+
+    @Test("a failure about the job's only file does not repeat its path")
+    func failureWithoutRepeatedPath() throws {
+        let reason = UploadError.fileChangedSinceQueued(path: "/data/photo.jpg")
+        try printer().handle(.failed(job(1), reason: reason))
+        let prefix = "/data/photo.jpg: "
+        #expect(reason.description.hasPrefix(prefix))
+        #expect(output.lines == ["failed  photo.jpg: " + reason.description.dropFirst(prefix.count)])
+    }
+
+    @Test("a journal failure goes to standard error")
+    func journalFailure() throws {
+        let error = UploadError.journalFailed(reason: .writeFailed(message: "disk full"))
+        try printer().handle(.journalFailed(error))
+        #expect(output.text == "")
+        #expect(diagnostics.lines == ["ferry: \(error)"])
+    }
+
+    @Test("on a terminal, jobs in flight have a live line, erased and redrawn below each new line")
+    func liveLines() throws {
+        let printer = printer(isTerminal: true)
+        try printer.handle(.started(job(1)))
+        let live = output.text
+        #expect(live.hasPrefix("  ↑ photo.jpg  ") && live.hasSuffix("\n"))
+        #expect(live.filter { $0 == "\n" }.count == 1)
+        try printer.handle(.cancelled(job(1)))
+        #expect(output.text == live + "\u{1B}[1A\u{1B}[J" + "cancel  photo.jpg\n")
+    }
+
+    @Test("the summary counts the outcomes, and gives a rate from one second on")
+    func summary() throws {
+        let summary = UploadSummary(total: 3, succeeded: 2, failed: 1, bytesSent: 4096, totalBytes: 4096)
+        try printer().finish(summary, seconds: 0.5)
+        try printer().finish(summary, seconds: 2)
+        #expect(output.lines == [
+            "2 succeeded, 1 failed, 0 cancelled; \(HumanFormat.bytes(4096)) in \(HumanFormat.elapsed(.seconds(0.5)))",
+            "2 succeeded, 1 failed, 0 cancelled; \(HumanFormat.bytes(4096)) in \(HumanFormat.elapsed(.seconds(2)))"
+                + " (\(HumanFormat.rate(bytesPerSecond: 2048)))",
+        ])
+    }
+
+    @Test("a closed output is reported to the caller")
+    func closedOutput() {
+        output.close()
+        #expect(throws: StandardStreamError.closed(stream: "fake output")) {
+            try printer().handle(.cancelled(job(1)))
+        }
+    }
+}

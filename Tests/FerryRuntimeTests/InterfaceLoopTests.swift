@@ -1,0 +1,126 @@
+import Dispatch
+import FerryApp
+import FerryRuntime
+import Foundation
+import Synchronization
+import TerminalUI
+import Testing
+import TestSupport
+import Uploading
+
+@Suite("The interface loop on an in-memory terminal")
+struct InterfaceLoopTests {
+    /// Holds directory reads until the test opens it; every other command runs as usual.
+    final class GatedPerformer: CommandPerformer {
+        let inner: any CommandPerformer
+        let gate = DispatchSemaphore(value: 0)
+
+        init(_ inner: any CommandPerformer) {
+            self.inner = inner
+        }
+
+        func perform(_ command: AppCommand) -> [AppMessage] {
+            if case .loadDirectory = command {
+                gate.wait()
+                gate.signal()
+            }
+            return inner.perform(command)
+        }
+    }
+
+    /// Records every command before carrying it out.
+    final class RecordingPerformer: CommandPerformer {
+        let inner: any CommandPerformer
+        let commands = Mutex<[AppCommand]>([])
+
+        init(_ inner: any CommandPerformer) {
+            self.inner = inner
+        }
+
+        func perform(_ command: AppCommand) -> [AppMessage] {
+            commands.withLock { $0.append(command) }
+            return inner.perform(command)
+        }
+    }
+
+    let folder: TemporaryDirectory
+    let manager = UploadManager(transport: FakeTransport())
+
+    init() throws {
+        folder = TemporaryDirectory()
+        try folder.write("alpha.txt", Array("alpha".utf8))
+        try folder.write("beta.txt", Array("beta".utf8))
+    }
+
+    func loop(_ terminal: FakeTerminal, performer: any CommandPerformer) -> InterfaceLoop {
+        let state = AppState(directory: folder.path, settings: FormSettings(), homeDirectory: "/", size: terminal.size,
+                             timeZone: TimeZone(identifier: "UTC")!)
+        return InterfaceLoop(terminal: terminal, worker: CommandWorker(performer: performer), inbox: EventInbox(),
+                             state: state)
+    }
+
+    @Test("keys go in, screens come out: the folder shows, ? opens and closes the help, q quits")
+    func keysToScreens() {
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .key(.char("?")),
+            .waitForScreen(containing: "Moving in lists"),
+            .key(.char("?")),
+            .waitForScreen(containing: "beta.txt"),
+            .key(.char("q")),
+        ])
+        let performer = RecordingPerformer(EngineCommandPerformer(manager: manager, journal: nil))
+        let signal = loop(terminal, performer: performer).run(initial: [])
+        #expect(signal == nil)
+        #expect(terminal.unmetWaits.isEmpty)
+        let screens = terminal.frames.map { $0.lines().joined(separator: "\n") }
+        let help = screens.firstIndex { $0.contains("Moving in lists") }
+        #expect(help != nil && screens[..<(help ?? 0)].contains { $0.contains("alpha.txt") })
+        #expect(!terminal.screen.joined().contains("Moving in lists"))
+        #expect(terminal.frames.allSatisfy { $0.size == Size(width: 100, height: 24) })
+        let commands = performer.commands.withLock { $0 }
+        #expect(commands.first == .loadDirectory(folder.path, focusName: nil))
+        #expect(commands.last == .quit)
+    }
+
+    @Test("a slow folder read does not freeze the screen: keys are answered while it runs")
+    func slowFolder() {
+        let performer = GatedPerformer(EngineCommandPerformer(manager: manager, journal: nil))
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .key(.char("?")),
+            .waitForScreen(containing: "Moving in lists"),
+            .action { performer.gate.signal() },
+            .key(.char("?")),
+            .waitForScreen(containing: "alpha.txt"),
+            .key(.char("q")),
+        ])
+        #expect(loop(terminal, performer: performer).run(initial: []) == nil)
+        #expect(terminal.unmetWaits.isEmpty)
+        #expect(terminal.requestedTimeouts.contains(InterfaceLoop.activeTimeoutMilliseconds),
+                "the loop polls quickly while a command runs")
+    }
+
+    @Test("a resize draws the next frame at the new size")
+    func resize() {
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .resize(Size(width: 60, height: 12)),
+            .waitForScreen(containing: "alpha.txt"),
+        ])
+        _ = loop(terminal, performer: EngineCommandPerformer(manager: manager, journal: nil)).run(initial: [])
+        #expect(terminal.frames.last?.size == Size(width: 60, height: 12))
+        #expect(terminal.unmetWaits.isEmpty)
+    }
+
+    @Test("a termination signal ends the loop and is returned, after the form is saved")
+    func terminationSignal() {
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .signal(SIGTERM),
+        ])
+        let performer = RecordingPerformer(EngineCommandPerformer(manager: manager, journal: nil))
+        #expect(loop(terminal, performer: performer).run(initial: []) == SIGTERM)
+        let commands = performer.commands.withLock { $0 }
+        #expect(commands.suffix(2) == [.saveForm(FormSettings().savable), .quit])
+    }
+}
