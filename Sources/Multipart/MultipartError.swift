@@ -2,7 +2,7 @@
 ///
 /// Each case says what happened and names the part or file it happened to, so one bad file can be
 /// reported and skipped while the others go on.
-public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum MultipartError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// A file part cannot be sent, checked before the body is produced.
     case fileRejected(path: String, reason: FileRejection)
     /// A file changed while (or since) the body was prepared, so the declared length would be wrong.
@@ -17,7 +17,7 @@ public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
     case boundaryInContent(partName: String)
 
     /// Why a file cannot be part of a form.
-    public enum FileRejection: Sendable, Hashable {
+    public enum FileRejection: Sendable, Hashable, Codable {
         /// Nothing exists at the path.
         case doesNotExist
         /// The path is a directory.
@@ -31,7 +31,7 @@ public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How a file differed from what was recorded when the body was prepared.
-    public enum FileChange: Sendable, Hashable {
+    public enum FileChange: Sendable, Hashable, Codable {
         /// The file's size is not the size it had when the body's length was computed.
         case sizeChanged(expected: Int64, actual: Int64)
         /// The file ended before its declared length was read.
@@ -45,7 +45,7 @@ public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Which piece of text was invalid.
-    public enum TextField: Sendable, Hashable {
+    public enum TextField: Sendable, Hashable, Codable {
         /// A part's field name.
         case name(String)
         /// A file part's filename.
@@ -57,7 +57,7 @@ public enum MultipartError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What was wrong with a piece of text.
-    public enum InvalidText: Sendable, Hashable {
+    public enum InvalidText: Sendable, Hashable, Codable {
         /// It holds a NUL byte, which cannot be sent in a part header.
         case containsNUL
         /// It holds a line break, which would end the header early.

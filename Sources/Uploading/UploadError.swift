@@ -4,8 +4,9 @@ import Multipart
 ///
 /// Each case says what happened and, in `description`, what to do. `isRetryable` sorts errors
 /// into those retried automatically (the network or the server may recover) and those that wait
-/// for the user (retrying cannot help until something changes).
-public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+/// for the user (retrying cannot help until something changes). `Codable`: the journal stores a
+/// failed job's error typed (`JournaledError`), so a restored job is still retryable or not.
+public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Building or streaming the multipart body failed: a file is missing, a directory, not a
     /// regular file, unreadable, changed or unreadable while it was sent, or a field name or
     /// header is invalid. Not retried automatically.
@@ -24,12 +25,12 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     case serverRejected(status: Int, retryAfter: Duration?)
     /// The journal could not be opened, read or written, or another process has it open.
     case journalFailed(reason: JournalReason)
-    /// An error recorded by an earlier run and restored from the journal; only its description
-    /// survives.
+    /// An error restored from a journal row that holds only its description: written before
+    /// errors were stored typed, or in a shape this version cannot read.
     case recorded(description: String)
 
     /// Why a request could not be made.
-    public enum RequestReason: Sendable, Hashable {
+    public enum RequestReason: Sendable, Hashable, Codable {
         /// The URL is not an `http` or `https` URL with a host.
         case invalidTarget(UploadTargetError)
         /// The method is empty or holds characters a method may not hold.
@@ -39,7 +40,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How a transfer failed. Transports map their library's errors onto these.
-    public enum TransferReason: Sendable, Hashable {
+    public enum TransferReason: Sendable, Hashable, Codable {
         /// The connection could not be established (refused, unreachable, DNS failed).
         case connectFailed(message: String)
         /// Connecting took longer than the connect timeout.
@@ -59,7 +60,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the journal failed.
-    public enum JournalReason: Sendable, Hashable {
+    public enum JournalReason: Sendable, Hashable, Codable {
         /// The database or its directory could not be created or opened.
         case openFailed(path: String, message: String)
         /// Reading the journal failed.

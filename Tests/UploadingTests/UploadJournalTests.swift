@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Multipart
 import TestSupport
 import Testing
@@ -99,7 +100,7 @@ struct UploadJournalTests {
         #expect(loaded.state == .failed)
         #expect(loaded.attempts == 4)
         #expect(loaded.automaticRetries == 3)
-        #expect(loaded.lastError == .recorded(description: UploadError.serverRejected(status: 503, retryAfter: nil).description))
+        #expect(loaded.lastError == .serverRejected(status: 503, retryAfter: nil))
         #expect(loaded.progress.totalBytes == 1500)
         #expect(loaded.response == job.response)
         #expect(loaded.spec == Self.spec("a"))
@@ -183,6 +184,65 @@ struct UploadJournalTests {
         #expect(Array(FileSystemName.bytes(of: file.path).suffix(name.count)) == name)
         #expect(!file.hasChangedSinceQueued())
         #expect(file.recaptured() == queued)
+    }
+
+    @Test("a failed job's error comes back typed: still retryable or not, still a changed file")
+    func typedErrorsSurviveARestart() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let journal = try UploadJournal(path: path)
+        let errors: [UploadError] = [
+            .fileChangedSinceQueued(path: "/data/a"),
+            .serverRejected(status: 503, retryAfter: .milliseconds(1500)),
+            .transferFailed(reason: .stoppedAfterSending),
+            .multipartFailed(.fileChanged(path: "/data/d", reason: .grew(expected: 1, actual: 2))),
+        ]
+        var failed = try journal.insert(errors.map { _ in Self.spec("a") })
+        for index in failed.indices {
+            failed[index].state = .failed
+            failed[index].lastError = errors[index]
+        }
+        try journal.apply(failed.map { .update($0, includingSpec: false) })
+        try journal.close()
+
+        let restored = try UploadJournal(path: path).loadRestorableJobs()
+        #expect(restored.map(\.lastError) == errors)
+        #expect(restored.map { $0.lastError?.isRetryable } == [false, true, false, false])
+        #expect(restored.map { $0.lastError?.isFileChanged } == [true, false, false, true])
+        #expect(restored[1].lastError?.retryAfter == .milliseconds(1500))
+    }
+
+    @Test("an error stored as text only (an older journal) or in a later shape comes back as .recorded")
+    func untypedErrorsComeBackRecorded() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let journal = try UploadJournal(path: path)
+        let jobs = try journal.insert([Self.spec("a"), Self.spec("b")])
+        try journal.close()
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in
+            try db.execute(sql: "UPDATE upload_job SET state = 'failed', last_error = 'old text' WHERE id = ?",
+                           arguments: [jobs[0].id.rawValue])
+            try db.execute(sql: """
+                UPDATE upload_job SET state = 'failed', last_error = 'newer text',
+                last_error_reason = '{"version":2,"error":{"somethingNew":{}}}' WHERE id = ?
+                """, arguments: [jobs[1].id.rawValue])
+        }
+        try database.close()
+
+        let restored = try UploadJournal(path: path).loadRestorableJobs()
+        #expect(restored.map(\.lastError) == [.recorded(description: "old text"), .recorded(description: "newer text")])
+    }
+
+    @Test("the stored error's JSON shape is versioned and names the case and its labels")
+    func journaledErrorShape() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(JournaledError(.transferFailed(reason: .stoppedAfterSending)))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"error":{"transferFailed":{"reason":{"stoppedAfterSending":{}}}},"version":1}"#)
+        let rejected = #"{"version":1,"error":{"serverRejected":{"status":429}}}"#
+        let decoded = try JSONDecoder().decode(JournaledError.self, from: Data(rejected.utf8))
+        #expect(decoded.error == .serverRejected(status: 429, retryAfter: nil))
     }
 
     @Test("form state is saved and loaded as a Codable blob per key")

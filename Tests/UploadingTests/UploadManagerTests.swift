@@ -290,7 +290,7 @@ struct UploadManagerTests {
         #expect(summary.failed == 2)
         #expect(transport.calls.map(\.jobID) == [ids[2]])
         #expect(after.manager.job(ids[2])?.attempts == 2)
-        #expect(after.manager.job(ids[0])?.lastError == .recorded(description: UploadError.serverRejected(status: 404, retryAfter: nil).description))
+        #expect(after.manager.job(ids[0])?.lastError == .serverRejected(status: 404, retryAfter: nil))
         #expect(after.manager.job(ids[3])?.isFileChanged == true)
         after.manager.flushJournal()
         let rows = try UploadJournal(path: journalPath).allJobs()

@@ -1,5 +1,5 @@
 /// Why a user header cannot be sent.
-public enum RequestHeadersError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RequestHeadersError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The name is empty or holds characters a header name may not hold.
     case badName(String)
     /// The value holds a line break or NUL.

@@ -1,5 +1,5 @@
 /// Why a URL cannot be uploaded to.
-public enum UploadTargetError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum UploadTargetError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// No URL was given.
     case empty
     /// The text is not a URL.

@@ -10,8 +10,8 @@ import Darwin
 #endif
 
 /// The queue's journal: one SQLite row per job (spec, state, attempts and their history, last
-/// error, response — never file contents) and a small key-value table for the interface's form
-/// state.
+/// error — typed, `JournaledError` —, response; never file contents), mapped by
+/// `UploadJobRecord`; and a small key-value table for the interface's form state.
 ///
 /// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
 /// survives the process being killed (SIGKILL included). The directory is created `0700` and the
@@ -118,16 +118,10 @@ public final class UploadJournal: Sendable {
         let now = Date().timeIntervalSince1970
         do {
             return try database.write { db in
-                let encoder = JSONEncoder()
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO upload_job (spec, state, attempts, automatic_retries, created_at, updated_at, client)
-                    VALUES (?, 'queued', 0, 0, ?, ?, ?)
-                    """)
                 var ids: [UploadJobID] = []
                 ids.reserveCapacity(specs.count)
                 for spec in specs {
-                    let json = String(decoding: try encoder.encode(spec), as: UTF8.self)
-                    try statement.execute(arguments: [json, now, now, client.rawValue])
+                    try UploadJobRecord(queuing: spec, client: client, at: now).insert(db)
                     ids.append(UploadJobID(db.lastInsertedRowID))
                 }
                 return ids
@@ -146,14 +140,13 @@ public final class UploadJournal: Sendable {
         let now = Date().timeIntervalSince1970
         do {
             try database.write { db in
-                var statements = JournalRowStatements(db: db)
+                let delete = try db.cachedStatement(sql: "DELETE FROM \(UploadJobRecord.databaseTableName) WHERE id = ?")
                 for change in changes {
                     switch change {
                     case let .update(job, includingSpec):
-                        try statements.update(job, includingSpec: includingSpec, at: now)
+                        try Self.update(job, includingSpec: includingSpec, at: now, in: db)
                     case let .delete(ids):
-                        let statement = try db.cachedStatement(sql: "DELETE FROM upload_job WHERE id = ?")
-                        for id in ids { try statement.execute(arguments: [id.rawValue]) }
+                        for id in ids { try delete.execute(arguments: [id.rawValue]) }
                     }
                 }
             }
@@ -302,52 +295,38 @@ public final class UploadJournal: Sendable {
         migrator.registerMigration("v3-client") { db in
             try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN client TEXT")
         }
+        migrator.registerMigration("v4-typed-error") { db in
+            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN last_error_reason TEXT")
+        }
         return migrator
     }()
+
+    /// Writes a job's state (and spec, when asked) to its row: one `UPDATE` by primary key. A
+    /// row deleted meanwhile is left deleted.
+    private static func update(_ job: UploadJob, includingSpec: Bool, at now: Double, in db: Database) throws {
+        let record = UploadJobRecord(updating: job, includingSpec: includingSpec, at: now)
+        do {
+            try record.update(db, columns: UploadJobRecord.updatedColumns(for: job, includingSpec: includingSpec))
+        } catch RecordError.recordNotFound {
+            return
+        }
+    }
 
     private func fetchJobs(where condition: String) throws(UploadError) -> [UploadJob] {
         do {
             return try database.read { db in
-                let decoder = JSONDecoder()
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, spec, state, attempts, automatic_retries, last_error, total_bytes,
-                           response_status, response_headers, response_body, response_truncated,
-                           attempt_history
-                    FROM upload_job WHERE \(condition) ORDER BY id
-                    """)
+                let records = try UploadJobRecord.fetchCursor(
+                    db, sql: "SELECT * FROM upload_job WHERE \(condition) ORDER BY id")
                 var jobs: [UploadJob] = []
                 var previousSpec: UploadJobSpec?
-                while let row = try rows.next() {
-                    let specText: String = row["spec"]
-                    let stateText: String = row["state"]
-                    var spec = try decoder.decode(UploadJobSpec.self, from: Data(specText.utf8))
+                while let record = try records.next() {
+                    guard var spec = record.spec else {
+                        throw DatabaseError(message: "upload_job row \(record.id ?? 0) has no spec")
+                    }
                     // Rows of one batch share their URL, headers and parameters again.
                     if let previousSpec { spec = spec.sharingRequest(with: previousSpec) }
                     previousSpec = spec
-                    var job = UploadJob(
-                        id: UploadJobID(row["id"] as Int64),
-                        spec: spec,
-                        state: UploadJobState(rawValue: stateText) ?? .failed,
-                        attempts: row["attempts"],
-                        automaticRetries: row["automatic_retries"]
-                    )
-                    job.progress.totalBytes = row["total_bytes"]
-                    if let message = row["last_error"] as String? {
-                        job.lastError = .recorded(description: message)
-                    }
-                    if let history = row["attempt_history"] as String? {
-                        job.attemptHistory = try decoder.decode([UploadAttempt].self, from: Data(history.utf8))
-                    }
-                    if let status = row["response_status"] as Int? {
-                        let headersText: String? = row["response_headers"]
-                        let headers = headersText.map(JournalRowStatements.headers(fromLines:)) ?? []
-                        let body: Data? = row["response_body"]
-                        job.response = UploadResponse(
-                            status: status, headers: headers, body: body.map { [UInt8]($0) } ?? [],
-                            isBodyTruncated: row["response_truncated"]
-                        )
-                    }
-                    jobs.append(job)
+                    jobs.append(record.job(spec: spec))
                 }
                 return jobs
             }

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Multipart
+
+/// One row of the `upload_job` table, mapped by GRDB: `UploadJournal` inserts, updates and
+/// fetches jobs through it, and it alone knows the columns.
+///
+/// JSON columns (`spec`, `attempt_history`, `last_error_reason`) are written with a plain
+/// `JSONEncoder`, as the journal always wrote them, so rows of earlier versions read back.
+struct UploadJobRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "upload_job"
+
+    /// The job's ID; nil until SQLite assigns it on insert.
+    var id: Int64?
+    /// What is sent; nil in a record that updates a row without rewriting its spec.
+    var spec: UploadJobSpec?
+    /// `UploadJobState`'s raw value.
+    var state: String
+    /// Attempts started so far.
+    var attempts: Int
+    /// Automatic retries used since the job was queued or last retried by the user.
+    var automaticRetries: Int
+    /// The last error's description: all that rows written before `last_error_reason` have.
+    var lastError: String?
+    /// The last error, typed.
+    var lastErrorReason: JournaledError?
+    /// The body's length, once known.
+    var totalBytes: Int64?
+    /// The last response's status; nil when no response arrived (then the other `response_`
+    /// columns mean nothing).
+    var responseStatus: Int?
+    /// Response headers as `Name: value` lines joined by CRLF.
+    var responseHeaders: String?
+    /// The captured start of the response body.
+    var responseBody: Data?
+    /// Whether the response body was longer than what was captured.
+    var responseTruncated: Bool
+    /// The ended attempts, oldest first; nil when there are none.
+    var attemptHistory: [UploadAttempt]?
+    /// `JournalClient`'s raw value; nil in rows written before clients were recorded.
+    var client: String?
+    /// When the row was inserted; nil in a record that updates a row.
+    var createdAt: Double?
+    var updatedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, spec, state, attempts
+        case automaticRetries = "automatic_retries"
+        case lastError = "last_error"
+        case lastErrorReason = "last_error_reason"
+        case totalBytes = "total_bytes"
+        case responseStatus = "response_status"
+        case responseHeaders = "response_headers"
+        case responseBody = "response_body"
+        case responseTruncated = "response_truncated"
+        case attemptHistory = "attempt_history"
+        case client
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// The columns a state change writes (one `UPDATE` by primary key).
+    static let stateColumns: [String] = [
+        CodingKeys.state, .attempts, .automaticRetries, .lastError, .lastErrorReason, .totalBytes, .updatedAt,
+        .attemptHistory,
+    ].map(\.stringValue)
+    /// The columns a job's response adds to a state change.
+    static let responseColumns: [String] = [
+        CodingKeys.responseStatus, .responseHeaders, .responseBody, .responseTruncated,
+    ].map(\.stringValue)
+    /// The column a re-captured spec adds to a state change.
+    static let specColumns: [String] = [CodingKeys.spec.stringValue]
+
+    private static let jsonEncoder = JSONEncoder()
+    private static let jsonDecoder = JSONDecoder()
+
+    static func databaseJSONEncoder(for column: String) -> JSONEncoder { jsonEncoder }
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder { jsonDecoder }
+
+    /// A new job's row, queued.
+    ///
+    /// - Parameters:
+    ///   - spec: The job's spec.
+    ///   - client: Whose job it is.
+    ///   - now: Seconds since 1970.
+    init(queuing spec: UploadJobSpec, client: JournalClient, at now: Double) {
+        self.spec = spec
+        state = UploadJobState.queued.rawValue
+        attempts = 0
+        automaticRetries = 0
+        responseTruncated = false
+        self.client = client.rawValue
+        createdAt = now
+        updatedAt = now
+    }
+
+    /// The record that writes a job's state, and its spec when asked, to its row.
+    ///
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - includingSpec: Whether the spec is rewritten too.
+    ///   - now: Seconds since 1970.
+    init(updating job: UploadJob, includingSpec: Bool, at now: Double) {
+        id = job.id.rawValue
+        spec = includingSpec ? job.spec : nil
+        state = job.state.rawValue
+        attempts = job.attempts
+        automaticRetries = job.automaticRetries
+        lastError = job.lastError?.description
+        lastErrorReason = job.lastError.map(JournaledError.init)
+        totalBytes = job.progress.totalBytes
+        attemptHistory = job.attemptHistory.isEmpty ? nil : job.attemptHistory
+        responseStatus = job.response?.status
+        responseHeaders = job.response.map { Self.headerLines($0.headers) }
+        responseBody = job.response.map { Data($0.body) }
+        responseTruncated = job.response?.isBodyTruncated ?? false
+        updatedAt = now
+    }
+
+    /// The columns ``init(updating:includingSpec:at:)`` writes for `job`.
+    static func updatedColumns(for job: UploadJob, includingSpec: Bool) -> [String] {
+        var columns = stateColumns
+        if job.response != nil { columns += responseColumns }
+        if includingSpec { columns += specColumns }
+        return columns
+    }
+
+    /// The job the row describes. Its last error comes back typed; from a row that only has its
+    /// description, as `UploadError.recorded(description:)`.
+    ///
+    /// - Parameter spec: The spec to use: the row's, possibly sharing a previous row's request.
+    /// - Returns: The job.
+    func job(spec: UploadJobSpec) -> UploadJob {
+        UploadJob(
+            id: UploadJobID(id ?? 0),
+            spec: spec,
+            state: UploadJobState(rawValue: state) ?? .failed,
+            progress: UploadProgress(totalBytes: totalBytes),
+            attempts: attempts,
+            automaticRetries: automaticRetries,
+            lastError: lastErrorReason?.error ?? lastError.map { .recorded(description: $0) },
+            response: responseStatus.map { status in
+                UploadResponse(
+                    status: status, headers: responseHeaders.map(Self.headers(fromLines:)) ?? [],
+                    body: responseBody.map { [UInt8]($0) } ?? [], isBodyTruncated: responseTruncated
+                )
+            },
+            attemptHistory: attemptHistory ?? []
+        )
+    }
+
+    /// Response headers as stored: `Name: value` lines joined by CRLF (HTTP forbids CR and LF
+    /// inside names and values, so the lines split back unambiguously).
+    static func headerLines(_ headers: [HeaderField]) -> String {
+        headers.map { "\($0.name): \($0.value)" }.joined(separator: "\r\n")
+    }
+
+    /// Parses `headerLines(_:)`.
+    static func headers(fromLines text: String) -> [HeaderField] {
+        guard !text.isEmpty else { return [] }
+        return text.components(separatedBy: "\r\n").map { line in
+            guard let colon = line.firstIndex(of: ":") else { return HeaderField(name: line, value: "") }
+            let value = line[line.index(after: colon)...]
+            return HeaderField(name: String(line[..<colon]), value: String(value.hasPrefix(" ") ? value.dropFirst() : value))
+        }
+    }
+}
