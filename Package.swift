@@ -76,7 +76,10 @@ let package = Package(
         // The only module that talks to the terminal.
         .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         // The interface's model: update(state, message) -> commands, view(state) -> buffer.
-        .target(name: "FerryApp", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
+        .target(
+            name: "FerryApp",
+            dependencies: ["TerminalUI", "Uploading", "Multipart", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // What the executable runs, where it can be tested: the interface loop (on a terminal
         // protocol, commands on a worker queue), `ferry send`'s printer and termination, the
         // standard streams.
@@ -118,7 +121,10 @@ let package = Package(
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
-        .testTarget(name: "FerryAppTests", dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
+        .testTarget(
+            name: "FerryAppTests",
+            dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
         // Uploading, spawns tmux with TestSupport's `SpawnActions`.
         .testTarget(name: "EndToEndTests", dependencies: ["Uploading", "TestSupport"]),

@@ -33,7 +33,7 @@ struct Interface: AsyncParsableCommand {
         }
         let journal = UploadJournal.openDefaultOrWarn(client: .interface)
         var settings = try formOptions.formSettings()
-        if !formOptions.describesRequests && !demo, let saved = try? journal?.formState(FormSettings.self) {
+        if !formOptions.describesRequests && !demo, let saved = try? journal.map(InterfaceStateStore.init(journal:))?.value(FormSettings.self) {
             settings = saved
         }
         let currentDirectory = FileSystemName.currentDirectory() ?? "/"
@@ -60,7 +60,7 @@ struct Interface: AsyncParsableCommand {
             // Restored jobs wait for the user (the engine starts paused until it knows there are
             // none), and a queue the user paused stays paused.
             manager.pause()
-            let rememberedPause = (try? journal?.formState(Bool.self, forKey: EngineCommandPerformer.pauseKey)) ?? nil
+            let rememberedPause = (try? journal.map(InterfaceStateStore.init(journal:))?.value(Bool.self, forKey: EngineCommandPerformer.pauseKey)) ?? nil
             let jobs = try manager.restore()
             let paused = rememberedPause == true || jobs.contains { $0.state == .queued }
             if !paused { manager.resume() }

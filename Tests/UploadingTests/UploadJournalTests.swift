@@ -244,21 +244,4 @@ struct UploadJournalTests {
         let decoded = try JSONDecoder().decode(JournaledError.self, from: Data(rejected.utf8))
         #expect(decoded.error == .serverRejected(status: 429, retryAfter: nil))
     }
-
-    @Test("form state is saved and loaded as a Codable blob per key")
-    func formState() throws {
-        struct Form: Codable, Equatable {
-            var url: String
-            var fields: [String: String]
-        }
-        let directory = TemporaryDirectory()
-        let journal = try UploadJournal(path: directory.path("j.sqlite"))
-        #expect(try journal.formState(Form.self) == nil)
-        let form = Form(url: "https://x/y", fields: ["a": "1"])
-        try journal.saveFormState(form)
-        try journal.saveFormState(["x"], forKey: "recent")
-        #expect(try journal.formState(Form.self) == form)
-        #expect(try journal.formState([String].self, forKey: "recent") == ["x"])
-        #expect(throws: UploadError.self) { try journal.formState(Int.self) }
-    }
 }

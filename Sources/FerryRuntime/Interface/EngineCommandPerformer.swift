@@ -39,7 +39,7 @@ public struct EngineCommandPerformer: CommandPerformer {
         case .setPaused(let paused): paused ? manager.pause() : manager.resume()
         case .rememberPause(let paused):
             do {
-                try journal?.saveFormState(paused, forKey: Self.pauseKey)
+                try journal.map(InterfaceStateStore.init(journal:))?.save(paused, forKey: Self.pauseKey)
             } catch {
                 return [.commandFailed("could not remember the pause: \(error.description)")]
             }
@@ -48,7 +48,7 @@ public struct EngineCommandPerformer: CommandPerformer {
         case .clearSucceeded: manager.clearSucceeded()
         case .saveForm(let settings):
             do {
-                try journal?.saveFormState(settings)
+                try journal.map(InterfaceStateStore.init(journal:))?.save(settings)
             } catch {
                 return [.commandFailed("could not save the form: \(error.description)")]
             }

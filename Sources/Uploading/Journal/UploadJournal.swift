@@ -11,7 +11,7 @@ import Darwin
 
 /// The queue's journal: one SQLite row per job (spec, state, attempts and their history, last
 /// error — typed, `JournaledError` —, response; never file contents), mapped by
-/// `UploadJobRecord`; and a small key-value table for the interface's form state.
+/// `UploadJobRecord`.
 ///
 /// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
 /// survives the process being killed (SIGKILL included). The directory is created `0700` and the
@@ -215,49 +215,6 @@ public final class UploadJournal: Sendable {
             }
         } catch {
             throw .journalFailed(reason: .writeFailed(message: "\(error)"))
-        }
-    }
-
-    // MARK: - Form state
-
-    /// Saves the interface's form state (URL, method, field name, parameters, headers) as a JSON
-    /// blob under a key.
-    ///
-    /// - Parameters:
-    ///   - value: The state.
-    ///   - key: The key; one per kind of state.
-    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`.
-    public func saveFormState<Value: Encodable>(_ value: Value, forKey key: String = "form") throws(UploadError) {
-        do {
-            let data = try JSONEncoder().encode(value)
-            try database.write { db in
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO form_state (key, value, updated_at) VALUES (?, ?, ?)",
-                    arguments: [key, data, Date().timeIntervalSince1970]
-                )
-            }
-        } catch {
-            throw .journalFailed(reason: .writeFailed(message: "\(error)"))
-        }
-    }
-
-    /// Loads the form state saved under a key.
-    ///
-    /// - Parameters:
-    ///   - type: The state's type.
-    ///   - key: The key.
-    /// - Returns: The state, or nil if none was saved.
-    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`, also when the blob does not
-    ///   decode as `type`.
-    public func formState<Value: Decodable>(_ type: Value.Type, forKey key: String = "form") throws(UploadError) -> Value? {
-        do {
-            let data = try database.read { db in
-                try Data.fetchOne(db, sql: "SELECT value FROM form_state WHERE key = ?", arguments: [key])
-            }
-            guard let data else { return nil }
-            return try JSONDecoder().decode(Value.self, from: data)
-        } catch {
-            throw .journalFailed(reason: .readFailed(message: "\(error)"))
         }
     }
 
