@@ -162,7 +162,7 @@ public struct FormState: Hashable, Sendable {
         case .header(let index):
             let row = settings.headers[index]
             if row.name.isEmpty { return "expected 'Name: value'" }
-            do { try RequestHeaders.check(HeaderField(name: row.name, value: row.value)) } catch { return error.description }
+            do { try RequestHeaders.check(row) } catch { return error.description }
             return nil
         case .concurrency:
             return rejectedNumbers[.concurrency] == nil ? nil : "enter a whole number from 1 to 64"
@@ -186,11 +186,9 @@ public struct FormState: Hashable, Sendable {
     /// - Parameter files: The files, in order.
     /// - Returns: One spec per file, or one for all, by ``FormSettings/mode``.
     public func jobSpecs(for files: [QueuedFile]) -> [UploadJobSpec] {
-        let headers = settings.headers.map { HeaderField(name: $0.name, value: $0.value) }
-        let fields = settings.parameters.map { FormTextField(name: $0.name, value: $0.value) }
         // The jobs share one spec's URL, headers and parameters; only their files differ.
-        let batch = UploadJobSpec(url: settings.url, method: settings.method, headers: headers,
-                                  fileField: settings.fileField, textFields: fields, files: [],
+        let batch = UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers,
+                                  fileField: settings.fileField, textFields: settings.parameters, files: [],
                                   maximumRetries: settings.retries)
         switch settings.mode {
         case .perFile: return files.map { batch.replacingFiles([$0]) }

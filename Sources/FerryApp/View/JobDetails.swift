@@ -1,4 +1,5 @@
 import Foundation
+import Multipart
 import TerminalUI
 import Uploading
 
@@ -55,7 +56,7 @@ struct JobDetails: Widget {
             lines.append(TextLine("Param: \(field.name)=\(field.value)", style: Theme.dim))
         }
         for header in spec.headers {
-            let value = FormRow(name: header.name, value: header.value).isSecretHeader ? FormState.secretMask : header.value
+            let value = header.isSecretHeader ? FormState.secretMask : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
         }
         lines += attemptLines

@@ -18,7 +18,7 @@ extension FormOptions {
             }
             return FormRow(name: argument.name, value: value)
         }
-        let headers = try headerFields().map { FormRow(name: $0.name, value: $0.value) }
+        let headers = try headerFields()
         return FormSettings(url: url ?? "", fileField: field, concurrency: concurrency, retries: retry,
                             parameters: parameters, headers: headers)
     }
