@@ -41,8 +41,7 @@ final class FormDataReader {
     private var rawHeaders: RawHeaderScanner
     private let boundary: String
     private let directory: String
-    private let maxParts: Int
-    private let maxFieldSize: Int
+    private let limits: ReceiverLimits
     private let faults: FaultInjector
     private let pool: NIOThreadPool
 
@@ -65,16 +64,15 @@ final class FormDataReader {
     /// - Parameters:
     ///   - boundary: The boundary from the request's `Content-Type`.
     ///   - directory: The upload directory (absolute).
-    ///   - maxParts: The most parts accepted.
-    ///   - maxFieldSize: The largest text field accepted, in bytes.
+    ///   - limits: The most parts and the largest text field accepted (the body's size is the
+    ///     handler's to check).
     ///   - faults: Counts attempts per filename for `--fail-first`.
     ///   - keepsFiles: `false` to read and check the body but store nothing (a failing request).
     ///   - pool: Runs the blocking file calls.
     init(
         boundary: String,
         directory: String,
-        maxParts: Int,
-        maxFieldSize: Int,
+        limits: ReceiverLimits,
         faults: FaultInjector,
         keepsFiles: Bool,
         pool: NIOThreadPool
@@ -83,8 +81,7 @@ final class FormDataReader {
         self.rawHeaders = RawHeaderScanner(boundary: boundary)
         self.boundary = boundary
         self.directory = directory
-        self.maxParts = maxParts
-        self.maxFieldSize = maxFieldSize
+        self.limits = limits
         self.faults = faults
         self.keepsFiles = keepsFiles
         self.pool = pool
@@ -186,8 +183,8 @@ final class FormDataReader {
 
     private func beginPart() async throws(ReceiverError) {
         partCount += 1
-        if partCount > maxParts {
-            throw .requestRejected(reason: .tooManyParts(limit: maxParts))
+        if partCount > limits.maxParts {
+            throw .requestRejected(reason: .tooManyParts(limit: limits.maxParts))
         }
         let headers = try PartHeaders(headers: partHeaders)
         partHeaders.removeAll()
@@ -213,8 +210,8 @@ final class FormDataReader {
         case .none, .discarded:
             break
         case .field(let name, var value):
-            if value.readableBytes + buffer.readableBytes > maxFieldSize {
-                throw .requestRejected(reason: .fieldTooLarge(name: name, limit: maxFieldSize))
+            if value.readableBytes + buffer.readableBytes > limits.maxFieldSize {
+                throw .requestRejected(reason: .fieldTooLarge(name: name, limit: limits.maxFieldSize))
             }
             part = .none  // drop the reference so the append does not copy the storage
             var buffer = buffer

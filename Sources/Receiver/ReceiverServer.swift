@@ -89,9 +89,7 @@ public final class ReceiverServer: Sendable {
         let store = UploadStore()
         let handler = UploadHandler(
             directory: directory,
-            maxBodySize: configuration.maxBodySize,
-            maxParts: configuration.maxParts,
-            maxFieldSize: configuration.maxFieldSize,
+            limits: configuration.limits,
             faults: FaultInjector(plan: configuration.faults),
             store: store,
             pool: NIOThreadPool.singleton,

@@ -21,9 +21,7 @@ struct UploadHandler: Sendable {
     }
 
     let directory: String
-    let maxBodySize: Int64
-    let maxParts: Int
-    let maxFieldSize: Int
+    let limits: ReceiverLimits
     let faults: FaultInjector
     let store: UploadStore
     let pool: NIOThreadPool
@@ -75,7 +73,7 @@ struct UploadHandler: Sendable {
         else { return false }
         let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         guard Self.isUploadPath(path), boundary(of: head.headerFields) != nil else { return false }
-        if let length = head.headerFields[.contentLength].flatMap({ Int64($0) }), length > maxBodySize {
+        if let length = head.headerFields[.contentLength].flatMap({ Int64($0) }), length > limits.maxBodySize {
             return false
         }
         return true
@@ -117,8 +115,8 @@ struct UploadHandler: Sendable {
             return .failed(.requestRejected(reason: .missingBoundary), closeConnection: expectsContinue)
         }
         let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
-        if let expectedLength, expectedLength > maxBodySize {
-            return .failed(.requestRejected(reason: .bodyTooLarge(limit: maxBodySize)), closeConnection: true)
+        if let expectedLength, expectedLength > limits.maxBodySize {
+            return .failed(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true)
         }
 
         // Random decisions are drawn in this order, once per request (see FaultPlan).
@@ -128,8 +126,7 @@ struct UploadHandler: Sendable {
         let reader = FormDataReader(
             boundary: boundary,
             directory: directory,
-            maxParts: maxParts,
-            maxFieldSize: maxFieldSize,
+            limits: limits,
             faults: faults,
             keepsFiles: !failRandomly && (injectedStatus ?? 200) < 400,
             pool: pool
@@ -150,9 +147,9 @@ struct UploadHandler: Sendable {
                 bytesRead += Int64(chunk.readableBytes)
                 let total = bytesRead
                 context.logDetails.withState { $0.bytes = total }
-                if bytesRead > maxBodySize {
+                if bytesRead > limits.maxBodySize {
                     await reader.abandon()
-                    return .failed(.requestRejected(reason: .bodyTooLarge(limit: maxBodySize)), closeConnection: true)
+                    return .failed(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true)
                 }
                 if drop {
                     await reader.abandon()

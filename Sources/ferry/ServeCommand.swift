@@ -44,10 +44,10 @@ struct Serve: AsyncParsableCommand {
             }
             return bytes
         })
-    var maxBody: Int64 = ReceiverConfiguration.defaultMaxBodySize
+    var maxBody: Int64 = ReceiverLimits.defaultMaxBodySize
 
     @Option(help: "Most parts (files and fields) accepted in one request (413 above it).")
-    var maxParts = ReceiverConfiguration.defaultMaxParts
+    var maxParts = ReceiverLimits.defaultMaxParts
 
     @Option(help: "Answer 500 to the first N attempts of each filename (counted across requests).")
     var failFirst = 0
@@ -127,8 +127,7 @@ struct Serve: AsyncParsableCommand {
             host: host,
             port: port,
             directory: dir,
-            maxBodySize: maxBody,
-            maxParts: maxParts,
+            limits: ReceiverLimits(maxBodySize: maxBody, maxParts: maxParts),
             faults: FaultPlan(
                 failFirst: failFirst,
                 failRate: failRate,

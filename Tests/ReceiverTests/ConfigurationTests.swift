@@ -23,7 +23,7 @@ struct ConfigurationTests {
         #expect(throws: Never.self) { try ReceiverConfiguration().validate() }
         let bad: [(ReceiverConfiguration, String)] = [
             (ReceiverConfiguration(port: 70000), "--port"),
-            (ReceiverConfiguration(maxParts: 0), "--max-parts"),
+            (ReceiverConfiguration(limits: ReceiverLimits(maxParts: 0)), "--max-parts"),
             (ReceiverConfiguration(faults: FaultPlan(failRate: 1.5)), "--fail-rate"),
             (ReceiverConfiguration(faults: FaultPlan(dropRate: -0.1)), "--drop-rate"),
             (ReceiverConfiguration(faults: FaultPlan(status: 42)), "--status"),

@@ -6,7 +6,7 @@ import Testing
 struct LimitTests {
     @Test("Content-Length over --max-body: 413 before any body is read, connection closed")
     func contentLengthTooLarge() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxBodySize = 10_000 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 10_000 }) { harness in
             let connection = try await RawHTTPConnection.connect(port: harness.server.port)
             defer { connection.close() }
             try await connection.send(RawMultipart.head(length: 10_001))
@@ -22,7 +22,7 @@ struct LimitTests {
 
     @Test("curl sending a file over --max-body gets 413 and nothing is kept")
     func curlTooLarge() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxBodySize = 50_000 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 50_000 }) { harness in
             let path = try harness.directory.writeSource("big", RandomBytes.make(60_000, seed: 3))
             let result = try await Curl.run(["-F", Curl.fileField("f", path: path, filename: "big.bin"), harness.url + "/upload"])
             #expect(result.status == 413, "\(result.body) \(result.errorOutput)")
@@ -35,7 +35,7 @@ struct LimitTests {
 
     @Test("a chunked body over --max-body: 413 once the bytes read pass the limit, nothing kept")
     func chunkedTooLarge() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxBodySize = 20_000 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 20_000 }) { harness in
             let body = RawMultipart.body([.file("f", filename: "chunked.bin", RandomBytes.make(30_000, seed: 5))])
             let connection = try await RawHTTPConnection.connect(port: harness.server.port)
             defer { connection.close() }
@@ -72,7 +72,7 @@ struct LimitTests {
 
     @Test("more parts than --max-parts: 413 and nothing kept")
     func tooManyParts() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxParts = 3 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxParts = 3 }) { harness in
             let path = try harness.directory.writeSource("p", Array("part".utf8))
             var arguments: [String] = []
             for index in 0..<4 { arguments += ["-F", Curl.fileField("f", path: path, filename: "p\(index).txt")] }
@@ -90,7 +90,7 @@ struct LimitTests {
 
     @Test("a text field over the field limit: 413")
     func fieldTooLarge() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxFieldSize = 1_000 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxFieldSize = 1_000 }) { harness in
             let result = try await Curl.run(["--form-string", "big=" + String(repeating: "x", count: 1_001), harness.url + "/upload"])
             #expect(result.status == 413)
             let fits = try await Curl.run(["--form-string", "big=" + String(repeating: "x", count: 1_000), harness.url + "/upload"])

@@ -142,7 +142,7 @@ struct MalformedBodyTests {
 
     @Test("Expect: 100-continue gets 100 before the body, and none when the body is too large")
     func expectContinue() async throws {
-        try await ReceiverHarness.run(configure: { $0.maxBodySize = 1_000_000 }) { harness in
+        try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 1_000_000 }) { harness in
             let body = RawMultipart.body([Self.goodFile])
             let connection = try await RawHTTPConnection.connect(port: harness.server.port)
             defer { connection.close() }
