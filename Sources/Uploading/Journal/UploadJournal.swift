@@ -144,7 +144,7 @@ public final class UploadJournal: Sendable {
                 for change in changes {
                     switch change {
                     case let .update(job, includingSpec):
-                        try Self.update(job, includingSpec: includingSpec, at: now, in: db)
+                        try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: db)
                     case let .delete(ids):
                         for id in ids { try delete.execute(arguments: [id.rawValue]) }
                     }
@@ -257,17 +257,6 @@ public final class UploadJournal: Sendable {
         }
         return migrator
     }()
-
-    /// Writes a job's state (and spec, when asked) to its row: one `UPDATE` by primary key. A
-    /// row deleted meanwhile is left deleted.
-    private static func update(_ job: UploadJob, includingSpec: Bool, at now: Double, in db: Database) throws {
-        let record = UploadJobRecord(updating: job, includingSpec: includingSpec, at: now)
-        do {
-            try record.update(db, columns: UploadJobRecord.updatedColumns(for: job, includingSpec: includingSpec))
-        } catch RecordError.recordNotFound {
-            return
-        }
-    }
 
     private func fetchJobs(where condition: String) throws(UploadError) -> [UploadJob] {
         do {
