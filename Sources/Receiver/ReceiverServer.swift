@@ -5,6 +5,7 @@ import Logging
 import Multipart
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -41,6 +42,8 @@ public final class ReceiverServer: Sendable {
     private let store: UploadStore
     /// Runs the server; once it has ended, the listening socket is stopped (``ListeningSocket``).
     private let task: Task<Void, any Error>
+    /// The server's service group, shut down gracefully by ``shutdown()``.
+    private let services: ServiceGroup
     private let stopping: StoppingFlag
     private let connections: ConnectionRegistry
 
@@ -51,6 +54,7 @@ public final class ReceiverServer: Sendable {
         directory: String,
         store: UploadStore,
         task: Task<Void, any Error>,
+        services: ServiceGroup,
         stopping: StoppingFlag,
         connections: ConnectionRegistry
     ) {
@@ -60,6 +64,7 @@ public final class ReceiverServer: Sendable {
         self.directory = directory
         self.store = store
         self.task = task
+        self.services = services
         self.stopping = stopping
         self.connections = connections
     }
@@ -127,13 +132,18 @@ public final class ReceiverServer: Sendable {
             logger: logger
         )
         let requestedPort = configuration.port
+        // Stopped by a graceful shutdown, never by cancelling the task: a cancelled server can
+        // leave a connection it had accepted but not yet served, whose NIOAsyncChannel then traps
+        // ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio#3481); a graceful
+        // shutdown closes the listening channel and still serves (and closes) what it accepted.
+        let services = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer {
                 listener.stop()
                 listeningContinuation.finish()
             }
             do {
-                try await application.run()
+                try await services.run()
             } catch {
                 listeningContinuation.yield(
                     .failure(.serverFailed(reason: .bindFailed(host: host, port: requestedPort, description: "\(error)"))))
@@ -160,6 +170,7 @@ public final class ReceiverServer: Sendable {
             directory: directory,
             store: store,
             task: task,
+            services: services,
             stopping: stopping,
             connections: connections
         )
@@ -177,9 +188,20 @@ public final class ReceiverServer: Sendable {
     /// Safe to call more than once and from any task.
     public func shutdown() async {
         stopping.set()
-        task.cancel()
-        _ = await task.result
-        connections.closeAll()
+        await services.triggerGracefulShutdown()
+        // A graceful shutdown would wait for requests in flight: end them, and any connection
+        // accepted while the listening channel was closing, until the server has stopped.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await self.task.result }
+            group.addTask {
+                while !Task.isCancelled {
+                    self.connections.closeAll()
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Waits until the server stops (after ``shutdown()`` or a fatal server error).

@@ -40,7 +40,7 @@ struct UploadHandler: Sendable {
         }
         let outcome = await receive(request, context: context)
         if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
-            try? await Task.sleep(for: .milliseconds(faults.plan.delayMilliseconds))
+            await delay(faults.plan.delayMilliseconds, answering: context.channel)
         }
         switch outcome {
         case .stored(let record, let status):
@@ -204,6 +204,17 @@ struct UploadHandler: Sendable {
     }
 
     /// `--stall`: reads nothing and answers nothing until the client goes away or the server stops.
+    /// Waits `milliseconds` before the answer (`--delay`), or less: until the client goes away
+    /// or the server stops (a graceful stop would otherwise wait for the whole delay).
+    private func delay(_ milliseconds: Int, answering channel: any Channel) async {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while channel.isActive, !stopping.isSet, !Task.isCancelled {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return }
+            try? await Task.sleep(for: min(left, .milliseconds(50)))
+        }
+    }
+
     private func stall(_ context: ReceiverRequestContext) async -> Response {
         context.logDetails.withState {
             $0.statusOverride = 0
