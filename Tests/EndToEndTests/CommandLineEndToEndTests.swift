@@ -5,15 +5,6 @@ import Testing
 /// The built `ferry` binary's command-line output: `--help` and `ferry send`'s human lines.
 @Suite("Command line end to end", .serialized, .timeLimit(.minutes(2)))
 struct CommandLineEndToEndTests {
-    private func binary() throws -> String {
-        do {
-            return try FerryBinary.requirePath()
-        } catch {
-            Issue.record(Comment(rawValue: String(describing: error)))
-            throw error
-        }
-    }
-
     private func scratch() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-e2e-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -24,7 +15,7 @@ struct CommandLineEndToEndTests {
     func helpMentionsDemoAndURL() throws {
         let scratch = try scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let (status, output) = try Spawn.run([try binary(), "--help"], scratch: scratch)
+        let (status, output) = try Spawn.run([try FerryBinary.requirePath(), "--help"], scratch: scratch)
         #expect(status == 0)
         #expect(output.contains("--demo"), "\(output)")
         #expect(output.contains("--url"), "\(output)")
@@ -32,7 +23,7 @@ struct CommandLineEndToEndTests {
 
     @Test("`ferry send` names each file once, shows file sizes, and a short run's summary gives no made-up rate")
     func sendLinesReadWell() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start()
         let scratch = try scratch()
         defer { receiver.terminate(); try? FileManager.default.removeItem(at: scratch) }

@@ -31,15 +31,6 @@ struct InterfaceEndToEndTests {
         func remove() { try? FileManager.default.removeItem(at: root) }
     }
 
-    private func binary() throws -> String {
-        do {
-            return try FerryBinary.requirePath()
-        } catch {
-            Issue.record(Comment(rawValue: String(describing: error)))
-            throw error
-        }
-    }
-
     /// Starts ferry in the pane (between two `stty -a` snapshots), opens `batch/` and selects
     /// its first three files.
     private func startAndSelectThree(_ tmux: TmuxSession, binary: String, url: String, sources: Sources,
@@ -59,7 +50,7 @@ struct InterfaceEndToEndTests {
     /// tmux and the files are stopped and removed afterwards.
     private func withThreeSelected(receiverArguments: [String] = [], extra: String = "",
                                    _ body: (TmuxSession, SpawnedReceiver, Sources) throws -> Void) throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(receiverArguments)
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -111,7 +102,7 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--fail-first", "1"])
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -156,7 +147,7 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func survivesResizesMidUpload() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -178,7 +169,7 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func quittingWhileUploadingAsksAndTheJobsComeBack() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -207,7 +198,7 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func quittingLetsTheUploadsInFlightFinishFirst() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -232,7 +223,7 @@ struct InterfaceEndToEndTests {
 
     @Test(arguments: [SIGTERM, SIGHUP])
     func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
@@ -263,7 +254,7 @@ struct InterfaceEndToEndTests {
     }
 
     @Test func sigtermRestoresTheTerminal() throws {
-        let binary = try binary()
+        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start()
         let tmux = try TmuxSession()
         let sources = try Sources()
