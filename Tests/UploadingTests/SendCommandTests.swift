@@ -207,7 +207,8 @@ struct SendCommandTests {
           arguments: [SIGINT, SIGTERM, SIGHUP])
     func interrupt(signal: Int32) async throws {
         let dir = TemporaryDirectory()
-        let file = dir.file("interrupted.bin", bytes: 6_000_000)
+        // More than the socket buffers hold (see `jsonIntoClosedPipe`), so the job goes back to queued.
+        let file = dir.file("interrupted.bin", bytes: 16_000_000)
         try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(stall: true))) { server in
             let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload", file], stateHome: dir.path("state"))
             let started = try await process.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
@@ -224,8 +225,10 @@ struct SendCommandTests {
     func jsonIntoClosedPipe() async throws {
         let dir = TemporaryDirectory()
         // More than the socket buffers hold: with the receiver reading nothing, the body cannot
-        // have gone out when the run stops, so the job goes back to queued (not "may have arrived").
-        let file = dir.file("unread.bin", bytes: 8_000_000)
+        // have gone out when the run stops, so the job goes back to queued (not "may have
+        // arrived"). Against a stalled receiver about 4 MB usually go out (the send buffer grows to
+        // 4 MiB), but once a whole 6 MB body did.
+        let file = dir.file("unread.bin", bytes: 16_000_000)
         let state = dir.path("state")
         let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
                                                                            faults: FaultPlan(stall: true)))
