@@ -203,31 +203,36 @@ struct UploadHandler: Sendable {
         }
     }
 
-    /// `--stall`: reads nothing and answers nothing until the client goes away or the server stops.
     /// Waits `milliseconds` before the answer (`--delay`), or less: until the client goes away
     /// or the server stops (a graceful stop would otherwise wait for the whole delay).
     private func delay(_ milliseconds: Int, answering channel: any Channel) async {
-        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        await hold(channel, until: ContinuousClock.now + .milliseconds(milliseconds))
+    }
+
+    /// Waits while the client is connected and the server runs, until `deadline` if there is
+    /// one. The server's flag is checked as well as cancellation, because Hummingbird may finish
+    /// shutting down before it cancels the tasks of connections that are still open.
+    private func hold(_ channel: any Channel, until deadline: ContinuousClock.Instant? = nil) async {
         while channel.isActive, !stopping.isSet, !Task.isCancelled {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return }
-            try? await Task.sleep(for: min(left, .milliseconds(50)))
+            var step = Duration.milliseconds(50)
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return }
+                step = min(left, step)
+            }
+            try? await Task.sleep(for: step)
         }
     }
 
+    /// `--stall`: reads nothing and answers nothing until the client goes away or the server stops.
     private func stall(_ context: ReceiverRequestContext) async -> Response {
         context.logDetails.withState {
             $0.statusOverride = 0
             $0.error = "stalled (--stall): nothing read, nothing answered"
         }
-        // Held until the client goes away or the server stops. The server's flag is checked as
-        // well as cancellation, because Hummingbird may finish shutting down before it cancels
-        // the tasks of connections that are still open.
         let channel = context.channel
         await withTaskCancellationHandler {
-            while channel.isActive, !stopping.isSet, !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+            await hold(channel)
             channel.close(promise: nil)
         } onCancel: {
             channel.close(promise: nil)

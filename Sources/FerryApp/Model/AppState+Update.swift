@@ -64,8 +64,7 @@ extension AppState {
     /// Quits once nothing is in flight, if the user chose to let the uploads finish.
     private mutating func quitIfInFlightFinished() -> [AppCommand] {
         guard quitsWhenInFlightFinish, queue.summary.uploading == 0, !isQuitting else { return [] }
-        isQuitting = true
-        return [.saveForm(form.settings.savable), .quit]
+        return quitNow()
     }
 
     private mutating func apply(_ event: UploadEvent) {

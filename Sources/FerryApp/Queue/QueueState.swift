@@ -44,13 +44,13 @@ public struct QueueState: Hashable, Sendable {
     public mutating func upsert(_ job: UploadJob, at now: SchedulerInstant? = nil) {
         progressWatch.record(job, at: now)
         if let old = jobs[job.id] {
-            account(old, sign: -1)
+            summary.account(old, sign: -1)
         } else {
             order.append(job.id)
             scroll.setCount(order.count)
         }
         jobs[job.id] = job
-        account(job, sign: 1)
+        summary.account(job, sign: 1)
     }
 
     /// Makes room for `count` more jobs at once (a long batch was just queued), so the table
@@ -69,13 +69,9 @@ public struct QueueState: Hashable, Sendable {
     public mutating func remove(_ id: UploadJobID) {
         guard let old = jobs.removeValue(forKey: id) else { return }
         progressWatch.forget(id)
-        account(old, sign: -1)
+        summary.account(old, sign: -1)
         order.removeAll { $0 == id }
         scroll.setCount(order.count)
         if detailsJobID == id { detailsJobID = nil }
-    }
-
-    private mutating func account(_ job: UploadJob, sign: Int) {
-        summary.account(job, sign: sign)
     }
 }

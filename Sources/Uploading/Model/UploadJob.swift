@@ -109,12 +109,10 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
 
     /// Whether the job failed because the queue stopped after its whole body was sent and before
     /// the server answered (``UploadError/TransferReason/stoppedAfterSending``): the server may
-    /// have stored it, so sending it again is the user's explicit choice. Known from the attempt
-    /// history, so it survives a restart.
+    /// have stored it, so sending it again is the user's explicit choice. The journal keeps the
+    /// typed error, so this survives a restart.
     public var mayHaveArrived: Bool {
-        guard state == .failed, let last = attemptHistory.last, last.outcome == .interrupted,
-              let total = last.totalBytes, total > 0 else { return false }
-        return last.bytesSent >= total
+        state == .failed && lastError == .transferFailed(reason: .stoppedAfterSending)
     }
 
     /// Replaces ``outcome`` with a changed copy (nil when everything in it is empty).
