@@ -23,6 +23,9 @@ struct FormOptions: ParsableArguments {
     @Option(name: .long, help: "Automatic retries of a failed upload (0 disables).")
     var retry: Int = 3
 
+    @OptionGroup(title: "Connection")
+    var connection: ConnectionArguments
+
     /// The `-F` arguments, parsed.
     func formArguments() throws -> [CurlFormArgument] {
         do {

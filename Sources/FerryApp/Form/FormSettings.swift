@@ -1,3 +1,5 @@
+import Uploading
+
 /// What the form says about requests: the part of the form saved in the journal.
 public struct FormSettings: Hashable, Sendable, Codable {
     /// The URL uploads go to.
@@ -19,6 +21,8 @@ public struct FormSettings: Hashable, Sendable, Codable {
     /// Whether secret header values (`Authorization`, tokens: ``FormRow/isSecretHeader``) are
     /// saved with the form for the next start; by default they are forgotten.
     public var remembersSecrets: Bool
+    /// How requests reach the server: trust, client certificate, proxy, redirects.
+    public var connection: ConnectionOptions
 
     /// The settings as saved in the journal: secret headers left out unless remembered.
     public var savable: FormSettings {
@@ -40,9 +44,10 @@ public struct FormSettings: Hashable, Sendable, Codable {
     ///   - parameters: Text parameters.
     ///   - headers: Request headers.
     ///   - remembersSecrets: Whether secret header values are saved for the next start.
+    ///   - connection: How requests reach the server.
     public init(url: String = "", method: String = "POST", fileField: String = "file", mode: UploadMode = .perFile,
                 concurrency: Int = 4, retries: Int = 3, parameters: [FormRow] = [], headers: [FormRow] = [],
-                remembersSecrets: Bool = false) {
+                remembersSecrets: Bool = false, connection: ConnectionOptions = ConnectionOptions()) {
         self.url = url
         self.method = method
         self.fileField = fileField
@@ -52,10 +57,11 @@ public struct FormSettings: Hashable, Sendable, Codable {
         self.parameters = parameters
         self.headers = headers
         self.remembersSecrets = remembersSecrets
+        self.connection = connection
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets
+        case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets, connection
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,7 +76,8 @@ public struct FormSettings: Hashable, Sendable, Codable {
             parameters: try container.decode([FormRow].self, forKey: .parameters),
             headers: try container.decode([FormRow].self, forKey: .headers),
             // Saved before the setting existed: nobody asked to remember, so the next save forgets.
-            remembersSecrets: try container.decodeIfPresent(Bool.self, forKey: .remembersSecrets) ?? false
+            remembersSecrets: try container.decodeIfPresent(Bool.self, forKey: .remembersSecrets) ?? false,
+            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions()
         )
     }
 }

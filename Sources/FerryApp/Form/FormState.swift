@@ -189,7 +189,7 @@ public struct FormState: Hashable, Sendable {
         // The jobs share one spec's URL, headers and parameters; only their files differ.
         let batch = UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers,
                                   fileField: settings.fileField, textFields: settings.parameters, files: [],
-                                  maximumRetries: settings.retries)
+                                  maximumRetries: settings.retries, connection: settings.connection)
         switch settings.mode {
         case .perFile: return files.map { batch.replacingFiles([$0]) }
         case .bundle: return files.isEmpty ? [] : [batch.replacingFiles(files)]

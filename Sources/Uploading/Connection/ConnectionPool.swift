@@ -21,8 +21,8 @@ final class ConnectionPool: Sendable {
         var maximumPerEndpoint: Int
         /// How long a connection may stay unused before it closes.
         var pooledIdleTimeout: TimeAmount
-        /// Makes the TLS context for `https` endpoints (once, on first use).
-        var makeTLSContext: @Sendable () throws -> NIOSSLContext
+        /// Makes the TLS context for `https` endpoints (once per set of options, on first use).
+        var makeTLSContext: @Sendable (ConnectionOptions) throws(UploadError) -> NIOSSLContext
     }
 
     private struct Waiting: Sendable {
@@ -37,7 +37,7 @@ final class ConnectionPool: Sendable {
         var waiting: [LeaseID: Waiting] = [:]
         var connections: [ConnectionID: PooledConnection] = [:]
         var connectFailures: [LeaseID: UploadError] = [:]
-        var tlsContext: Result<NIOSSLContext, UploadError>?
+        var tlsContexts: [ConnectionOptions: Result<NIOSSLContext, UploadError>] = [:]
     }
 
     private let settings: Settings
@@ -158,14 +158,10 @@ final class ConnectionPool: Sendable {
                 timeout = waiting.connectTimeout
             }
             guard endpoint.usesTLS else { return (timeout, nil) }
-            if state.tlsContext == nil {
-                do {
-                    state.tlsContext = .success(try settings.makeTLSContext())
-                } catch {
-                    state.tlsContext = .failure(.transferFailed(reason: .tlsFailed(message: String(describing: error))))
-                }
-            }
-            return (timeout, state.tlsContext)
+            if let context = state.tlsContexts[endpoint.options] { return (timeout, context) }
+            let context = Result { () throws(UploadError) in try settings.makeTLSContext(endpoint.options) }
+            state.tlsContexts[endpoint.options] = context
+            return (timeout, context)
         }
         if case let .failure(error)? = tls {
             connectFailed(id, error: error)

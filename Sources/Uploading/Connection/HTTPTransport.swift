@@ -21,8 +21,6 @@ import NIOSSL
 public final class HTTPTransport: UploadTransport {
     /// How the transport connects.
     public struct Configuration: Sendable {
-        /// Whether `https://` certificates are verified (`--insecure` turns this off).
-        public var verifiesCertificates = true
         /// The size of the body chunks written to the connection.
         public var chunkSize = MultipartBody.defaultChunkSize
         /// The most connections kept to one host; at least the queue's concurrency.
@@ -39,18 +37,13 @@ public final class HTTPTransport: UploadTransport {
 
     /// Creates a transport with its own connection pool on NIO's shared event loops.
     ///
-    /// - Parameter configuration: TLS verification, limits and chunk size.
+    /// - Parameter configuration: Limits and chunk size.
     public init(configuration: Configuration = Configuration()) {
-        let verifies = configuration.verifiesCertificates
         pool = ConnectionPool(
             settings: .init(
                 maximumPerEndpoint: configuration.maximumConnectionsPerHost,
                 pooledIdleTimeout: .nanoseconds(Int64(configuration.pooledIdleTimeout.nanoseconds)),
-                makeTLSContext: {
-                    var tls = TLSConfiguration.makeClientConfiguration()
-                    if !verifies { tls.certificateVerification = .none }
-                    return try NIOSSLContext(configuration: tls)
-                }
+                makeTLSContext: TLSContextFactory.context(for:)
             ),
             group: MultiThreadedEventLoopGroup.singleton
         )

@@ -1,5 +1,5 @@
-/// Where pooled connections go: scheme, host and port. Requests to the same endpoint share
-/// connections.
+/// Where pooled connections go: scheme, host and port, and how (the job's `ConnectionOptions`:
+/// trust, client certificate, proxy). Requests to the same endpoint share connections.
 struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
     let scheme: String
@@ -7,21 +7,27 @@ struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     let host: String
     /// The TCP port (the scheme's default when the URL has none).
     let port: Int
+    /// How connections to it are made.
+    let options: ConnectionOptions
 
     /// The endpoint of a checked URL.
     ///
-    /// - Parameter target: The URL.
-    init(_ target: UploadTarget) {
+    /// - Parameters:
+    ///   - target: The URL.
+    ///   - options: How connections are made.
+    init(_ target: UploadTarget, options: ConnectionOptions) {
         scheme = target.scheme
         host = target.host
         port = target.port ?? (target.scheme == "https" ? 443 : 80)
+        self.options = options
     }
 
     /// Creates an endpoint from its parts.
-    init(scheme: String, host: String, port: Int) {
+    init(scheme: String, host: String, port: Int, options: ConnectionOptions = ConnectionOptions()) {
         self.scheme = scheme
         self.host = host
         self.port = port
+        self.options = options
     }
 
     /// Whether connections use TLS.

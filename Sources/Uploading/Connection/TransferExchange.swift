@@ -54,7 +54,7 @@ final class TransferExchange: TransportTask {
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
-        self.endpoint = PoolEndpoint(request.message.target)
+        self.endpoint = PoolEndpoint(request.message.target, options: request.connection)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.message.headers.count)
         for header in request.message.headers { headers.add(name: header.name, value: header.value) }

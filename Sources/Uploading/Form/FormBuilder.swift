@@ -91,6 +91,6 @@ public struct FormBuilder: Sendable {
         idleTimeout: Duration
     ) throws(UploadError) -> UploadRequest {
         UploadRequest(message: try message(for: spec), jobID: jobID, attempt: attempt,
-                      connectTimeout: connectTimeout, idleTimeout: idleTimeout)
+                      connectTimeout: connectTimeout, idleTimeout: idleTimeout, connection: spec.connection)
     }
 }

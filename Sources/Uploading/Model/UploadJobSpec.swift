@@ -18,6 +18,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         var textFields: [FormTextField]
         var extraFileParts: [ExtraFilePart]
         var maximumRetries: Int?
+        var connection: ConnectionOptions
     }
 
     /// The shared fields' one copy; immutable, so copies of a spec share it safely.
@@ -30,7 +31,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, method, headers, fileField, textFields, extraFileParts, files, maximumRetries
+        case url, method, headers, fileField, textFields, extraFileParts, files, maximumRetries, connection
     }
 
     private var shared: Shared
@@ -82,6 +83,13 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         set { change { $0.maximumRetries = newValue } }
     }
 
+    /// How the requests reach the server: trust, client certificate, proxy, redirects, HTTP
+    /// version.
+    public var connection: ConnectionOptions {
+        get { shared.fields.connection }
+        set { change { $0.connection = newValue } }
+    }
+
     /// Creates a job spec.
     ///
     /// - Parameters:
@@ -93,6 +101,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     ///   - extraFileParts: Extra file parts.
     ///   - files: The job's files with their stamps.
     ///   - maximumRetries: Automatic retries for this job; nil for the queue's policy.
+    ///   - connection: How the requests reach the server.
     public init(
         url: String,
         method: String = "POST",
@@ -101,10 +110,11 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         textFields: [FormTextField] = [],
         extraFileParts: [ExtraFilePart] = [],
         files: [QueuedFile],
-        maximumRetries: Int? = nil
+        maximumRetries: Int? = nil,
+        connection: ConnectionOptions = ConnectionOptions()
     ) {
         shared = Shared(Fields(url: url, method: method, headers: headers, fileField: fileField, textFields: textFields,
-                               extraFileParts: extraFileParts, maximumRetries: maximumRetries))
+                               extraFileParts: extraFileParts, maximumRetries: maximumRetries, connection: connection))
         self.files = files
     }
 
@@ -152,7 +162,8 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
             textFields: try container.decode([FormTextField].self, forKey: .textFields),
             extraFileParts: try container.decode([ExtraFilePart].self, forKey: .extraFileParts),
             files: try container.decode([QueuedFile].self, forKey: .files),
-            maximumRetries: try container.decodeIfPresent(Int.self, forKey: .maximumRetries)
+            maximumRetries: try container.decodeIfPresent(Int.self, forKey: .maximumRetries),
+            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions()
         )
     }
 
@@ -166,6 +177,8 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         try container.encode(extraFileParts, forKey: .extraFileParts)
         try container.encode(files, forKey: .files)
         try container.encodeIfPresent(maximumRetries, forKey: .maximumRetries)
+        // The defaults are not written: most journals never hold any options.
+        if connection != ConnectionOptions() { try container.encode(connection, forKey: .connection) }
     }
 
     public static func == (lhs: UploadJobSpec, rhs: UploadJobSpec) -> Bool {

@@ -16,6 +16,8 @@ public struct UploadPlanner: Sendable {
     public var fileField: String
     /// The parsed `-F` arguments, in order.
     public var formArguments: [CurlFormArgument]
+    /// How the requests reach the server.
+    public var connection: ConnectionOptions
 
     /// Creates a planner.
     ///
@@ -25,13 +27,15 @@ public struct UploadPlanner: Sendable {
     ///   - headers: Request headers.
     ///   - fileField: The field name for positional files.
     ///   - formArguments: Parsed `-F` arguments.
+    ///   - connection: How the requests reach the server.
     public init(url: String, method: String = "POST", headers: [HeaderField] = [], fileField: String = "file",
-                formArguments: [CurlFormArgument] = []) {
+                formArguments: [CurlFormArgument] = [], connection: ConnectionOptions = ConnectionOptions()) {
         self.url = url
         self.method = method
         self.headers = headers
         self.fileField = fileField
         self.formArguments = formArguments
+        self.connection = connection
     }
 
     /// The job specs for the given files.
@@ -60,7 +64,8 @@ public struct UploadPlanner: Sendable {
         // One spec made once, its copies differing in their files only: the jobs share its URL,
         // headers and parameters instead of holding a copy each.
         let batch = UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
-                                  textFields: textFields, extraFileParts: extraFileParts, files: [])
+                                  textFields: textFields, extraFileParts: extraFileParts, files: [],
+                                  connection: connection)
         return groups.map(batch.replacingFiles)
     }
 }

@@ -14,6 +14,8 @@ public struct UploadRequest: Sendable {
     /// How long no bytes may move before the transfer fails with `idleTimedOut`. There is no
     /// total deadline: a large file takes the time it takes.
     public var idleTimeout: Duration
+    /// How the request reaches the server: trust, client certificate, proxy, redirects.
+    public var connection: ConnectionOptions
 
     /// Creates a request.
     ///
@@ -23,11 +25,14 @@ public struct UploadRequest: Sendable {
     ///   - attempt: The attempt's number, from 1.
     ///   - connectTimeout: The connect timeout.
     ///   - idleTimeout: The idle timeout.
-    public init(message: RequestMessage, jobID: UploadJobID, attempt: Int, connectTimeout: Duration, idleTimeout: Duration) {
+    ///   - connection: How the request reaches the server.
+    public init(message: RequestMessage, jobID: UploadJobID, attempt: Int, connectTimeout: Duration, idleTimeout: Duration,
+                connection: ConnectionOptions = ConnectionOptions()) {
         self.message = message
         self.jobID = jobID
         self.attempt = attempt
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
+        self.connection = connection
     }
 }

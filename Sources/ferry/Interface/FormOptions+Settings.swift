@@ -20,6 +20,6 @@ extension FormOptions {
         }
         let headers = try headerFields()
         return FormSettings(url: url ?? "", fileField: field, concurrency: concurrency, retries: retry,
-                            parameters: parameters, headers: headers)
+                            parameters: parameters, headers: headers, connection: connection.options())
     }
 }

@@ -28,9 +28,6 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Send all files in one request, one part per file under --field.")
     var bundle = false
 
-    @Flag(name: .long, help: "Do not verify https:// certificates.")
-    var insecure = false
-
     @Flag(name: .long, help: "Write events as JSON Lines on standard output.")
     var json = false
 
@@ -67,7 +64,8 @@ struct Send: AsyncParsableCommand {
     func run() async throws {
         let planner = UploadPlanner(
             url: formOptions.url ?? "", method: method.uppercased(), headers: try formOptions.headerFields(),
-            fileField: formOptions.field, formArguments: try formOptions.formArguments()
+            fileField: formOptions.field, formArguments: try formOptions.formArguments(),
+            connection: formOptions.connection.options()
         )
         let jobs: [UploadJobSpec]
         do {
@@ -84,7 +82,6 @@ struct Send: AsyncParsableCommand {
             // Only the events are printed: finished jobs need not keep their responses.
             configuration.keepsSucceededJobDetails = false
             var transport = HTTPTransport.Configuration()
-            transport.verifiesCertificates = !insecure
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
             let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)
             let summary = try await runner.run(jobs)

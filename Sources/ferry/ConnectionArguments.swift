@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Uploading
+
+/// How requests reach the server, with curl's options: trust, client certificate, proxy,
+/// redirects, HTTP version. `ferry` and `ferry send` share them (through `FormOptions`).
+struct ConnectionArguments: ParsableArguments {
+    @Flag(name: [.customShort("k"), .long], help: "Do not verify https:// certificates (for a test server).")
+    var insecure = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust the certificate authorities in this PEM file instead of the system's (also CURL_CA_BUNDLE, SSL_CERT_FILE).",
+        valueName: "file"))
+    var cacert: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust the PEM certificate authorities in this directory instead of the system's (also SSL_CERT_DIR).",
+        valueName: "dir"))
+    var capath: String?
+
+    @Option(name: .customLong("cert"), help: ArgumentHelp("A PEM client certificate for mutual TLS.", valueName: "file"))
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's PEM private key.", valueName: "file"))
+    var clientKey: String?
+
+    @Option(name: [.customShort("x"), .long], help: ArgumentHelp(
+        "Use this proxy, http://[user:password@]host:port (also http_proxy, https_proxy, all_proxy).",
+        valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Hosts to reach without the proxy, comma-separated; '*' for all (also no_proxy).", valueName: "list"))
+    var noproxy: String?
+
+    @Flag(name: [.customShort("L"), .long], help: "Follow 307 and 308 redirects, sending the whole request again.")
+    var location = false
+
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (HTTP/2 is offered over https otherwise).")
+    var http1_1 = false
+
+    /// The options these arguments give, over what the environment sets as curl reads it (an
+    /// option given wins over its variable).
+    ///
+    /// - Parameter environment: The process's environment.
+    /// - Returns: The options.
+    func options(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConnectionOptions {
+        var options = ConnectionOptions(environment: environment)
+        options.verifiesCertificates = !insecure
+        if let cacert { options.certificateAuthorityFile = cacert }
+        if let capath { options.certificateAuthorityDirectory = capath }
+        options.clientCertificateFile = clientCertificate
+        options.clientKeyFile = clientKey
+        if let proxy {
+            options.httpProxy = proxy
+            options.httpsProxy = proxy
+        }
+        if let noproxy { options.noProxy = ConnectionOptions.hostList(noproxy) }
+        options.followsRedirects = location
+        options.forcesHTTP1 = http1_1
+        return options
+    }
+}
