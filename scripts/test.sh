@@ -8,11 +8,16 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # System tools the tests drive: tmux (end-to-end interface tests), curl (a client no one here
 # wrote), PHP's built-in server (a server no one here wrote, which closes every connection after
-# answering), pkg-config + ncurses headers (the CNcursesw module), sqlite (GRDB's libsqlite3).
+# answering), nginx (HTTPS, client certificates, redirects), openssl (the tests' certificates),
+# tinyproxy (a proxy), pkg-config + ncurses headers (the CNcursesw module), sqlite (GRDB's
+# libsqlite3).
 missing=()
 command -v tmux >/dev/null || missing+=(tmux)
 command -v curl >/dev/null || missing+=(curl)
 command -v php >/dev/null || missing+=(php-cli)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v openssl >/dev/null || missing+=(openssl)
+[ -x /usr/bin/tinyproxy ] || [ -x /usr/sbin/tinyproxy ] || missing+=(tinyproxy)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 pkg-config --exists ncursesw 2>/dev/null || missing+=(libncurses-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)

@@ -40,7 +40,7 @@ final class PHPBuiltinServer {
         """.write(toFile: router, atomically: true, encoding: .utf8)
         var lastError: (any Error)?
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try FreePort.find()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: php)
             process.arguments = ["-S", "127.0.0.1:\(port)", router]
@@ -51,7 +51,7 @@ final class PHPBuiltinServer {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if Self.waitUntilListening(port: port, process: process) {
+            if FreePort.waitUntilListening(port: port, while: { process.isRunning }) {
                 self.process = process
                 self.url = "http://127.0.0.1:\(port)/upload"
                 return
@@ -103,40 +103,5 @@ final class PHPBuiltinServer {
             let fields = stat[stat.index(after: end)...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
         }
-    }
-
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard ok else { throw TestFailure("php -S did not start") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func waitUntilListening(port: Int, process: Process) -> Bool {
-        for _ in 0..<100 where process.isRunning {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(socket)
-            if connected { return true }
-            usleep(50_000)
-        }
-        return false
     }
 }
