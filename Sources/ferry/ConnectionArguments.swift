@@ -39,6 +39,12 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (HTTP/2 is offered over https otherwise).")
     var http1_1 = false
 
+    /// Whether any of these options was given.
+    var anyGiven: Bool {
+        insecure || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
+            || noproxy != nil || location || http1_1
+    }
+
     /// The options these arguments give, over what the environment sets as curl reads it (an
     /// option given wins over its variable).
     ///

@@ -33,7 +33,12 @@ struct Interface: AsyncParsableCommand {
         }
         let journal = UploadJournal.openDefaultOrWarn(client: .interface)
         var settings = try formOptions.formSettings()
-        if !formOptions.describesRequests && !demo, let saved = try? journal.map(InterfaceStateStore.init(journal:))?.value(FormSettings.self) {
+        if !formOptions.describesRequests && !demo, var saved = try? journal.map(InterfaceStateStore.init(journal:))?.value(FormSettings.self) {
+            // Connection options given now win; otherwise the environment fills what the saved
+            // form leaves unset (a proxy, the authorities), as it would for curl.
+            saved.connection = formOptions.connection.anyGiven
+                ? settings.connection
+                : saved.connection.fillingUnset(from: ConnectionOptions(environment: ProcessInfo.processInfo.environment))
             settings = saved
         }
         let currentDirectory = FileSystemName.currentDirectory() ?? "/"

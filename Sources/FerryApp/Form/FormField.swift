@@ -22,6 +22,36 @@ public enum FormField: Hashable, Sendable {
     case newParameter
     /// The row after the headers that adds one.
     case newHeader
+    /// The proxy for every request (`--proxy`).
+    case proxy
+    /// Hosts reached without the proxy (`--noproxy`).
+    case noProxy
+    /// Whether 307 and 308 are followed (`-L`).
+    case followsRedirects
+    /// Whether `https` certificates are verified (`--insecure` when not).
+    case verifiesCertificates
+    /// A PEM file of authorities to trust (`--cacert`).
+    case certificateAuthorityFile
+    /// A directory of PEM authorities to trust (`--capath`).
+    case certificateAuthorityDirectory
+    /// A PEM client certificate (`--cert`).
+    case clientCertificate
+    /// The client certificate's PEM key (`--key`).
+    case clientKey
+
+    /// The rows about how requests reach the server, after the headers.
+    public static let connectionRows: [FormField] = [
+        .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+        .certificateAuthorityDirectory, .clientCertificate, .clientKey,
+    ]
+
+    /// Whether Enter switches the row between two values instead of editing it.
+    public var isSwitch: Bool {
+        switch self {
+        case .mode, .remembersSecrets, .followsRedirects, .verifiesCertificates: true
+        default: false
+        }
+    }
 
     /// The label the form shows in front of the value.
     public var label: String {
@@ -37,6 +67,14 @@ public enum FormField: Hashable, Sendable {
         case .header: "Header"
         case .newParameter: "+ parameter"
         case .newHeader: "+ header"
+        case .proxy: "Proxy"
+        case .noProxy: "No proxy"
+        case .followsRedirects: "Redirects"
+        case .verifiesCertificates: "TLS"
+        case .certificateAuthorityFile: "CA file"
+        case .certificateAuthorityDirectory: "CA folder"
+        case .clientCertificate: "Client cert"
+        case .clientKey: "Client key"
         }
     }
 }

@@ -24,11 +24,14 @@ public struct FormSettings: Hashable, Sendable, Codable {
     /// How requests reach the server: trust, client certificate, proxy, redirects.
     public var connection: ConnectionOptions
 
-    /// The settings as saved in the journal: secret headers left out unless remembered.
+    /// The settings as saved in the journal: secret headers and the proxy's password left out
+    /// unless remembered.
     public var savable: FormSettings {
         guard !remembersSecrets else { return self }
         var saved = self
         saved.headers.removeAll(where: \.isSecretHeader)
+        saved.connection.httpProxy = connection.httpProxy?.replacingURLPassword(with: nil)
+        saved.connection.httpsProxy = connection.httpsProxy?.replacingURLPassword(with: nil)
         return saved
     }
 

@@ -45,7 +45,7 @@ public struct FormState: Hashable, Sendable {
     public var fields: [FormField] {
         [.url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets]
             + settings.parameters.indices.map(FormField.parameter) + [.newParameter]
-            + settings.headers.indices.map(FormField.header) + [.newHeader]
+            + settings.headers.indices.map(FormField.header) + [.newHeader] + FormField.connectionRows
     }
 
     /// The row under the cursor.
@@ -71,6 +71,31 @@ public struct FormState: Hashable, Sendable {
         case .header(let index): settings.headers[index].name + ": " + settings.headers[index].value
         case .newParameter: "n or Enter adds a parameter (key=value)"
         case .newHeader: "n or Enter adds a header (Name: value)"
+        case .proxy: proxy ?? ""
+        case .noProxy: settings.connection.noProxy.joined(separator: ",")
+        case .followsRedirects: settings.connection.followsRedirects ? "307 and 308 followed (-L)" : "not followed"
+        case .verifiesCertificates:
+            settings.connection.verifiesCertificates ? "certificates verified" : "NOT verified (--insecure)"
+        case .certificateAuthorityFile: settings.connection.certificateAuthorityFile ?? ""
+        case .certificateAuthorityDirectory: settings.connection.certificateAuthorityDirectory ?? ""
+        case .clientCertificate: settings.connection.clientCertificateFile ?? ""
+        case .clientKey: settings.connection.clientKeyFile ?? ""
+        }
+    }
+
+    /// The proxy the URL's requests use: the `https` one for an `https` URL, else the `http` one.
+    private var proxy: String? {
+        settings.url.lowercased().hasPrefix("https:") ? settings.connection.httpsProxy : settings.connection.httpProxy
+    }
+
+    /// What an empty connection row shows: what having no value means.
+    private static func emptyMeaning(of field: FormField) -> String? {
+        switch field {
+        case .proxy: "none (http://host:port to use one)"
+        case .noProxy: "none (hosts reached directly, comma-separated)"
+        case .certificateAuthorityFile, .certificateAuthorityDirectory: "the system's authorities"
+        case .clientCertificate, .clientKey: "none"
+        default: nil
         }
     }
 
@@ -82,7 +107,10 @@ public struct FormState: Hashable, Sendable {
         if case .header(let index) = field, !revealsSecrets, settings.headers[index].isSecretHeader {
             return settings.headers[index].name + ": " + Self.secretMask
         }
-        return text(of: field)
+        let text = text(of: field)
+        if text.isEmpty, let meaning = Self.emptyMeaning(of: field) { return meaning }
+        if field == .proxy, !revealsSecrets { return text.replacingURLPassword(with: Self.secretMask) }
+        return text
     }
 
     /// Whether a row's value is masked while editing.
@@ -103,7 +131,16 @@ public struct FormState: Hashable, Sendable {
         switch field {
         case .url: settings.url = text.trimmingSpaces
         case .fileField: settings.fileField = text
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader: break
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .verifiesCertificates: break
+        case .proxy:
+            let proxy = text.trimmingSpaces.isEmpty ? nil : text.trimmingSpaces
+            settings.connection.httpProxy = proxy
+            settings.connection.httpsProxy = proxy
+        case .noProxy: settings.connection.noProxy = ConnectionOptions.hostList(text)
+        case .certificateAuthorityFile: settings.connection.certificateAuthorityFile = text.trimmingSpaces.nilWhenEmpty
+        case .certificateAuthorityDirectory: settings.connection.certificateAuthorityDirectory = text.trimmingSpaces.nilWhenEmpty
+        case .clientCertificate: settings.connection.clientCertificateFile = text.trimmingSpaces.nilWhenEmpty
+        case .clientKey: settings.connection.clientKeyFile = text.trimmingSpaces.nilWhenEmpty
         case .concurrency:
             if let value = Int(text.trimmingSpaces), (1...64).contains(value) {
                 settings.concurrency = value
@@ -168,7 +205,14 @@ public struct FormState: Hashable, Sendable {
             return rejectedNumbers[.concurrency] == nil ? nil : "enter a whole number from 1 to 64"
         case .retries:
             return rejectedNumbers[.retries] == nil ? nil : "enter a whole number from 0 to 100"
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader:
+        case .proxy:
+            guard let proxy, !proxy.isEmpty else { return nil }
+            return proxy.contains("://") && !proxy.lowercased().hasPrefix("http://") ? "only http:// proxies" : nil
+        case .clientKey:
+            return settings.connection.clientKeyFile != nil && settings.connection.clientCertificateFile == nil
+                ? "set the Client cert too" : nil
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects,
+             .verifiesCertificates, .certificateAuthorityFile, .certificateAuthorityDirectory, .clientCertificate:
             return nil
         }
     }

@@ -78,7 +78,7 @@ public enum KeyBindings {
                    liveDescription: { state in
                        switch state.form.currentField {
                        case .method: "choose"
-                       case .mode, .remembersSecrets: "switch"
+                       case let field where field.isSwitch: "switch"
                        case .newParameter, .newHeader: "add"
                        default: "edit"
                        }

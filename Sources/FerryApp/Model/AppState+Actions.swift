@@ -167,10 +167,15 @@ extension AppState {
             form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
         case .remembersSecrets:
             form.settings.remembersSecrets.toggle()
+        case .followsRedirects:
+            form.settings.connection.followsRedirects.toggle()
+        case .verifiesCertificates:
+            form.settings.connection.verifiesCertificates.toggle()
         case .newParameter, .newHeader:
             addRow()
             return []
-        case .url, .fileField, .concurrency, .retries, .parameter, .header:
+        case .url, .fileField, .concurrency, .retries, .parameter, .header, .proxy, .noProxy, .certificateAuthorityFile,
+             .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             form.editing = FormEditing(field: form.currentField, text: form.text(of: form.currentField))
         }
         return commands(afterFormChangeFrom: before)
@@ -179,7 +184,8 @@ extension AppState {
     /// Adds an empty header row (on a header line) or parameter row and opens its editor.
     private mutating func addRow() {
         switch form.currentField {
-        case .header, .newHeader:
+        case .header, .newHeader, .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+             .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             form.settings.headers.append(FormRow(name: "", value: ""))
             let fields = form.fields
             form.scroll.setCount(fields.count)
@@ -199,7 +205,9 @@ extension AppState {
         switch form.currentField {
         case .parameter(let index): form.settings.parameters.remove(at: index)
         case .header(let index): form.settings.headers.remove(at: index)
-        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader:
+        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader,
+             .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+             .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             return []
         }
         form.scroll.setCount(form.fields.count)

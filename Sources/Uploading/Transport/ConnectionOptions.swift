@@ -77,6 +77,21 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         )
     }
 
+    /// These options with what they leave unset (authorities, proxies, the no-proxy list) taken
+    /// from `defaults`: how a saved form meets the environment of a later start.
+    ///
+    /// - Parameter defaults: Options to fill from (usually `init(environment:)`).
+    /// - Returns: The options.
+    public func fillingUnset(from defaults: ConnectionOptions) -> ConnectionOptions {
+        var options = self
+        options.certificateAuthorityFile = certificateAuthorityFile ?? defaults.certificateAuthorityFile
+        options.certificateAuthorityDirectory = certificateAuthorityDirectory ?? defaults.certificateAuthorityDirectory
+        options.httpProxy = httpProxy ?? defaults.httpProxy
+        options.httpsProxy = httpsProxy ?? defaults.httpsProxy
+        if noProxy.isEmpty { options.noProxy = defaults.noProxy }
+        return options
+    }
+
     /// A host list (`no_proxy`, `--noproxy`) as its entries: separated by commas or spaces
     /// (a host name holds neither), empty ones dropped.
     ///
