@@ -6,6 +6,9 @@
 #   N defaults to $MANY_COUNTS, else "2000 20000 100000". Other knobs (environment):
 #   ROUNDS (3): rounds per N, each runs curl then ferry; the summary shows medians.
 #   MANY_TIMEOUT (120 + N/50 s): a run still going after this is killed and reported as timed out.
+#   MANY_TLS (unset): set to 1 to go over HTTPS (nginx with a certificate made by openssl for this
+#     run, HTTP/2 offered by ALPN, so curl -Z multiplexes its transfers over one connection;
+#     both clients trust the run's authority with --cacert).
 #   BENCH_DIR (/tmp/ferry-bench): where the files live (generated once per N, then reused) and
 #   the per-run records (many-results-DATE-PID.jsonl, one file per invocation).
 #
@@ -64,6 +67,15 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
+tls="${MANY_TLS:-}"
+scheme=http
+trust=() # what curl and ferry are given to trust nginx's certificate
+if [ -n "$tls" ]; then
+    scheme=https
+    "$here/make-cert.sh" "$nginx_dir"
+    trust=(--cacert "$nginx_dir/ca.pem")
+fi
+
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 write_nginx_conf() {
@@ -84,7 +96,8 @@ http {
     uwsgi_temp_path $nginx_dir/uwsgi;
     scgi_temp_path $nginx_dir/scgi;
     server {
-        listen 127.0.0.1:$1;
+        listen 127.0.0.1:$1${tls:+ ssl http2};
+        ${tls:+ssl_certificate $nginx_dir/server.pem; ssl_certificate_key $nginx_dir/server.key;}
         # The upload location must read the whole body before it answers 200. \`return 200\` runs in
         # the rewrite phase, before anything reads the body: nginx answers at once and discards
         # the body afterwards, so a client could be done before its bytes were read. Stock nginx
@@ -118,7 +131,7 @@ start_nginx() {
         nginx -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$nginx_dir/error.log" 9>&- &
         nginx_pid=$!
         for _ in $(seq 1 50); do
-            if curl -s -o /dev/null "http://127.0.0.1:$port/upload" 2>/dev/null; then
+            if curl -s "${trust[@]}" -o /dev/null "$scheme://127.0.0.1:$port/upload" 2>/dev/null; then
                 nginx_workers="$(echo $(cat "/proc/$nginx_pid/task/$nginx_pid/children"))"
                 return 0
             fi
@@ -133,17 +146,19 @@ start_nginx() {
 }
 
 start_nginx
-url="http://127.0.0.1:$port/upload"
+url="$scheme://127.0.0.1:$port/upload"
 echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $url (master $nginx_pid, worker $nginx_workers)" >&2
 
 # The receiver must answer 200 to a multipart POST, and only once it has read the whole body.
 printf 'x%.0s' $(seq 1 200) > "$nginx_dir/check.bin"
-status="$(curl -s -o /dev/null -w '%{http_code}' -F "file=@$nginx_dir/check.bin" "$url")"
+status="$(curl -s "${trust[@]}" -o /dev/null -w '%{http_code}' -F "file=@$nginx_dir/check.bin" "$url")"
 [ "$status" = 200 ] || { echo "nginx answered $status to a multipart POST, not 200" >&2; exit 1; }
-python3 - "$port" <<'PY'
-import socket, sys
+python3 - "$port" "${tls:+$nginx_dir/ca.pem}" <<'PY'
+import socket, ssl, sys
 body = b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x\"\r\n\r\n" + b"x" * 200 + b"\r\n--b--\r\n"
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+if sys.argv[2]:
+    s = ssl.create_default_context(cafile=sys.argv[2]).wrap_socket(s, server_hostname="127.0.0.1")
 s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
           b"Content-Length: %d\r\n\r\n" % len(body) + body[:50])
 s.settimeout(0.5)
@@ -235,12 +250,12 @@ for requested in "${counts[@]}"; do
         # progress meter, --no-progress-meter does; -S keeps error messages (counted below).
         measure "$run_dir/record" --cwd="$files" --stdout="$run_dir/out" --stderr="$run_dir/err" \
             --timeout="$timeout" --watch-pid="$nginx_workers" "curl" \
-            curl -Z --parallel-max 8 -sS --no-progress-meter -K "$curl_config"
+            curl -Z --parallel-max 8 -sS --no-progress-meter "${trust[@]}" -K "$curl_config"
         python3 "$here/many-files-record.py" curl "$n" "$round" "$run_dir" >> "$results"
         # ferry: a fresh journal (XDG_STATE_HOME) every run; JSON Lines events are counted.
         XDG_STATE_HOME="$run_dir/state" measure "$run_dir/record" --cwd="$files" --args-from="$list" \
             --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" --watch-pid="$nginx_workers" "ferry" \
-            "$ferry" send --json --concurrency 8 --retry 0 --url "$url"
+            "$ferry" send --json --concurrency 8 --retry 0 "${trust[@]}" --url "$url"
         python3 "$here/many-files-record.py" ferry "$n" "$round" "$run_dir" >> "$results"
         kill -0 "$nginx_pid" 2>/dev/null || { echo "nginx died:" >&2; cat "$nginx_dir/error.log" >&2; exit 1; }
     done

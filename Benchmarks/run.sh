@@ -4,6 +4,8 @@
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
 #   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding receiver
 #   Benchmarks/run.sh many [N...]  # N files of 100-300 bytes to nginx: ferry send vs one curl -Z
+#   Benchmarks/run.sh many-tls [N...]  # the same over HTTPS (curl -Z multiplexes over HTTP/2)
+#   Benchmarks/run.sh upload-tls   # 1 GiB over HTTPS to nginx: ferry send vs curl -F
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 set -euo pipefail
@@ -85,6 +87,15 @@ many)
     shift
     BENCH_DIR="$work" ./many-files.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
     ;;
+many-tls)
+    (cd .. && swift build -c release --product ferry >&2)
+    shift
+    MANY_TLS=1 BENCH_DIR="$work" ./many-files.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    ;;
+upload-tls)
+    (cd .. && swift build -c release --product ferry >&2)
+    BENCH_DIR="$work" ./tls-upload.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ;;
 render)
     swift build -c release --product render-benchmark >&2
     "$(swift build -c release --show-bin-path)/render-benchmark"
@@ -100,7 +111,7 @@ queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the
         "$(swift build -c release --show-bin-path)/queue-memory-benchmark" "$work/queue-memory"
     ;;
 *)
-    echo "usage: $0 encode|journal|upload|many [N...]|queue-memory|render|idle" >&2
+    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle" >&2
     exit 2
     ;;
 esac
