@@ -172,14 +172,16 @@ final class ConnectionPool: Sendable {
             connectFailed(id, error: error)
             return
         }
-        let plan = ConnectionSetup.Plan(endpoint: endpoint, route: route, tls: try? tls?.get(),
-                                        pooledIdleTimeout: settings.pooledIdleTimeout)
+        let setup = ConnectionSetup(
+            plan: .init(endpoint: endpoint, route: route, tls: try? tls?.get(), pooledIdleTimeout: settings.pooledIdleTimeout),
+            eventLoop: group.next()
+        )
         let deadline = NIODeadline.now() + timeout
-        let bootstrap = ClientBootstrap(group: group)
+        let bootstrap = ClientBootstrap(group: setup.eventLoop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try ConnectionSetup.initialize(channel, plan: plan) }
+                channel.eventLoop.makeCompletedFuture { try setup.initialize(channel) }
             }
         // To the proxy when the route has one. An address needs no resolver (and no
         // happy-eyeballs race).
@@ -193,7 +195,7 @@ final class ConnectionPool: Sendable {
             switch result {
             case let .success(channel):
                 channel.eventLoop.execute {
-                    ConnectionSetup.ready(channel, id: id, plan: plan, deadline: deadline).whenComplete { result in
+                    setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
                         switch result {
                         case let .success(connection):
                             self.connected(connection)
@@ -204,7 +206,7 @@ final class ConnectionPool: Sendable {
                     }
                 }
             case let .failure(error):
-                self.connectFailed(id, error: ConnectionSetup.connectError(error, route: route))
+                self.connectFailed(id, error: setup.connectFailed(error))
             }
         }
     }

@@ -2,7 +2,7 @@ import NIOCore
 
 /// The first handler of a connection to a proxy for an `https://` server: sends `CONNECT` as
 /// the connection becomes active, reads the proxy's answer (`ProxyConnectAnswer`) and
-/// completes `established`: with success on a 2xx, from which on it passes every byte through,
+/// completes its promise: with success on a 2xx, from which on it passes every byte through,
 /// or with the `UploadError` the answer means (407, another status, no answer), closing the
 /// connection. The pool then adds TLS and the HTTP handlers behind it and removes it.
 ///
@@ -35,16 +35,14 @@ final class ProxyTunnelHandler: ChannelInboundHandler, RemovableChannelHandler {
     ///   - proxy: The proxy the connection goes to.
     ///   - targetHost: The server's host name or address.
     ///   - targetPort: The server's port.
-    ///   - eventLoop: The channel's event loop.
-    init(proxy: ProxyServer, targetHost: String, targetPort: Int, eventLoop: any EventLoop) {
+    ///   - established: Succeeded when the proxy opened the tunnel, failed with the
+    ///     `UploadError` saying why not (on the channel's event loop).
+    init(proxy: ProxyServer, targetHost: String, targetPort: Int, established: EventLoopPromise<Void>) {
         self.proxy = proxy
         self.targetHost = targetHost
         self.targetPort = targetPort
-        promise = eventLoop.makePromise()
+        promise = established
     }
-
-    /// Succeeds when the proxy opened the tunnel; fails with the `UploadError` saying why not.
-    var established: EventLoopFuture<Void> { promise.futureResult }
 
     /// The server as error texts name it: `host:port`.
     private var target: String {

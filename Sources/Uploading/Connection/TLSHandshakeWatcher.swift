@@ -2,8 +2,8 @@ import NIOCore
 import NIOSSL
 import NIOTLS
 
-/// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes
-/// `handshakeCompleted` when it succeeded (`TLSUserEvent.handshakeCompleted`), or with the error
+/// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise
+/// when it succeeded (`TLSUserEvent.handshakeCompleted`), or with the error
 /// that ended it (the TLS error, or the connection closing), closing the connection. It takes
 /// errors before the handshake's end for itself, so the pool reports them as the connect
 /// failure; afterwards it passes everything on.
@@ -17,13 +17,11 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
 
     /// Creates the watcher.
     ///
-    /// - Parameter eventLoop: The channel's event loop.
-    init(eventLoop: any EventLoop) {
-        completed = eventLoop.makePromise()
+    /// - Parameter completed: Succeeded when the handshake has completed, failed with what
+    ///   ended it otherwise (on the channel's event loop).
+    init(completed: EventLoopPromise<Void>) {
+        self.completed = completed
     }
-
-    /// Succeeds when the handshake has completed; fails with what ended it otherwise.
-    var handshakeCompleted: EventLoopFuture<Void> { completed.futureResult }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         fail(UploadError.transferFailed(reason: .connectionLost(message: "the connection closed during the TLS handshake")),
