@@ -89,6 +89,10 @@ struct ProxyCommandTests {
         #expect(optionStatus == 0, "\(viaOption.outputLines)")
         #expect(proxy.requests.isEmpty)
         #expect(nginx.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == 2)
+        let (otherHosts, otherStatus) = try await send(["-k", "--url", url],
+                                                       environment: ["https_proxy": proxy.url(), "no_proxy": "example.com"])
+        #expect(otherStatus == 0, "\(otherHosts.outputLines)")
+        #expect(proxy.requests == ["CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"])
     }
 
     @Test("407 without credentials, and with wrong ones, in words; the right ones pass")

@@ -198,18 +198,22 @@ struct ProxyTransportTests {
         #expect(job.attempts == 3)
     }
 
-    @Test("no_proxy: a host in the list goes straight to the server; the proxy sees nothing")
+    @Test("no_proxy: a host in the list goes straight to the server, the proxy sees nothing; another list does not")
     func noProxyBypass() async throws {
         let (nginx, _) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         var options = tunnelOptions(proxy.url())
         options.noProxy = ["localhost", "127.0.0.1"]
         let transport = HTTPTransport()
-        let run = try await upload(2, to: "https://127.0.0.1:\(nginx.port)/upload", options: options, over: transport)
-        try await transport.shutdown()
-        #expect(run.summary.succeeded == 2)
+        let bypassed = try await upload(2, to: "https://127.0.0.1:\(nginx.port)/upload", options: options, over: transport)
+        #expect(bypassed.summary.succeeded == 2)
         #expect(proxy.requests.isEmpty)
         #expect(posts(nginx).count == 2)
+        options.noProxy = ["example.com", "127.0.0.2"]
+        let proxied = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload", options: options, over: transport)
+        try await transport.shutdown()
+        #expect(proxied.summary.succeeded == 1)
+        #expect(proxy.requests == ["CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"])
     }
 
     @Test("200 small uploads through CONNECT and 200 forwarded: all succeed once, no connection left leased or waiting")
@@ -221,12 +225,16 @@ struct ProxyTransportTests {
                                      options: tunnelOptions(proxy.url()), over: transport, concurrency: 8)
         #expect(https.summary.succeeded == 200, "\(Set(https.jobs.compactMap { $0.lastError?.description }))")
         #expect(posts(nginx).count == 200)
+        let tunnels = proxy.requests.count
+        #expect(tunnels >= 1 && tunnels <= 8 && proxy.requests.allSatisfy { $0 == "CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1" },
+                "one tunnel per pooled connection: \(proxy.requests.prefix(3))")
         try await LiveUpload.run { url, _, _, book in
             let http = try await upload(200, prefix: "plain", to: url, options: ConnectionOptions(httpProxy: proxy.url()),
                                         over: transport, concurrency: 8)
             #expect(http.summary.succeeded == 200, "\(Set(http.jobs.compactMap { $0.lastError?.description }))")
             let received = book.logs.flatMap(\.files).map(\.filename)
             #expect(received.count == 200 && Set(received).count == 200)
+            #expect(proxy.requests.filter { $0.hasPrefix("POST http://") }.count == 200)
         }
         let census = transport.connectionCensus
         #expect(census.leased == 0 && census.connecting == 0 && census.waiting == 0, "\(census)")
