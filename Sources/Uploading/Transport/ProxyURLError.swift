@@ -19,7 +19,7 @@ public enum ProxyURLError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .missingHost(url):
             return "the proxy \(url) has no host: give http://host:port in \(Self.optionNames)"
         case let .badPort(url):
-            return "the proxy \(url) has a bad port: it must be between 1 and 65535 (\(Self.optionNames))"
+            return "the proxy \(url) has a bad port: give one between 1 and 65535 in \(Self.optionNames)"
         }
     }
 }
