@@ -37,6 +37,9 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case invalidMethod(String)
         /// A header is malformed or is one Ferry sets itself.
         case invalidHeader(RequestHeadersError)
+        /// The proxy URL that applies to the request cannot be used (not `http://`, no host, a
+        /// bad port).
+        case invalidProxy(ProxyURLError)
     }
 
     /// How a transfer failed. Transports map their library's errors onto these.
@@ -57,6 +60,17 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case stoppedAfterSending
         /// Any other transport failure.
         case other(message: String)
+        /// The proxy (`host:port`) could not be reached, or failed before it answered `CONNECT`.
+        /// Retried automatically, like other connect failures.
+        case proxyConnectFailed(proxy: String, message: String)
+        /// The proxy (`host:port`) wants credentials, or refused those given: it answered 407
+        /// (or 401 to `CONNECT`, as tinyproxy does for wrong credentials). Not retried
+        /// automatically (the same credentials would be refused again).
+        case proxyAuthenticationFailed(proxy: String, status: Int, credentialsGiven: Bool)
+        /// The proxy (`host:port`) answered `CONNECT` to `target` (`host:port`) with a status
+        /// outside 2xx other than 407. Retried automatically when the status is 5xx (the proxy
+        /// could not reach the server, which may recover); otherwise not.
+        case proxyRefusedTunnel(proxy: String, target: String, status: Int, reasonPhrase: String)
     }
 
     /// How the journal failed.
@@ -77,8 +91,9 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         switch self {
         case let .transferFailed(reason):
             switch reason {
-            case .tlsFailed, .stoppedAfterSending: return false
-            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .other: return true
+            case .tlsFailed, .stoppedAfterSending, .proxyAuthenticationFailed: return false
+            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .other, .proxyConnectFailed: return true
+            case let .proxyRefusedTunnel(_, _, status, _): return (500...599).contains(status)
             }
         case let .serverRejected(status, _):
             return status == 408 || status == 429 || (500...599).contains(status)
@@ -152,6 +167,7 @@ extension UploadError.RequestReason: CustomStringConvertible {
         case let .invalidTarget(error): return error.description
         case let .invalidMethod(method): return "invalid HTTP method \(method.debugDescription): use a token such as POST or PUT"
         case let .invalidHeader(error): return error.description
+        case let .invalidProxy(error): return error.description
         }
     }
 }
@@ -167,6 +183,15 @@ extension UploadError.TransferReason: CustomStringConvertible {
         case .stoppedAfterSending:
             return "stopped after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
         case let .other(message): return "the transfer failed: \(message)"
+        case let .proxyConnectFailed(proxy, message): return "could not connect to the proxy \(proxy): \(message)"
+        case let .proxyAuthenticationFailed(proxy, status, credentialsGiven):
+            if credentialsGiven {
+                return "the proxy at \(proxy) refused the credentials (\(status)): check the user and password in --proxy"
+            }
+            return "the proxy at \(proxy) wants credentials (\(status)): give them in --proxy http://user:password@\(proxy)"
+        case let .proxyRefusedTunnel(proxy, target, status, reasonPhrase):
+            let answer = reasonPhrase.isEmpty ? "\(status)" : "\(status) \(reasonPhrase)"
+            return "the proxy at \(proxy) refused to connect to \(target) (\(answer))"
         }
     }
 }

@@ -7,9 +7,10 @@ import Synchronization
 /// HTTP/1.1 connections kept per endpoint and lent to one request at a time: carries out what
 /// `ConnectionPoolStateMachine` decides (connect, hand over, close, fail) with SwiftNIO.
 ///
-/// A connection's pipeline: TLS (for `https`), `ResponseByteWatcher`, NIO's HTTP/1 request
-/// encoder and response decoder, `ExchangeHandler`. The pool hears of every close through the
-/// channel's close future, so a connection the server closes while idle leaves the pool at once.
+/// A connection is set up by `ConnectionSetup` (through a proxy when the endpoint's options say
+/// so; a `CONNECT` tunnel and the TLS handshake included) and counts as connected only once it
+/// can carry a request. The pool hears of every close through the channel's close future, so a
+/// connection the server closes while idle leaves the pool at once.
 final class ConnectionPool: Sendable {
     typealias ConnectionID = ConnectionPoolStateMachine.ConnectionID
     typealias LeaseID = ConnectionPoolStateMachine.LeaseID
@@ -163,47 +164,49 @@ final class ConnectionPool: Sendable {
             state.tlsContexts[endpoint.options] = context
             return (timeout, context)
         }
-        if case let .failure(error)? = tls {
+        let route: ProxyRoute
+        do throws(UploadError) {
+            if case let .failure(error)? = tls { throw error }
+            route = try ProxyRoute(to: endpoint)
+        } catch {
             connectFailed(id, error: error)
             return
         }
-        let idleTimeout = settings.pooledIdleTimeout
-        let bootstrap = ClientBootstrap(group: group)
+        let setup = ConnectionSetup(
+            plan: .init(endpoint: endpoint, route: route, tls: try? tls?.get(), pooledIdleTimeout: settings.pooledIdleTimeout),
+            eventLoop: group.next()
+        )
+        let deadline = NIODeadline.now() + timeout
+        let bootstrap = ClientBootstrap(group: setup.eventLoop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let operations = channel.pipeline.syncOperations
-                    if case let .success(context)? = tls {
-                        let hostname = endpoint.host.isIPAddress ? nil : endpoint.host
-                        try operations.addHandler(NIOSSLClientHandler(context: context, serverHostname: hostname))
-                    }
-                    let exchange = ExchangeHandler(pooledIdleTimeout: idleTimeout)
-                    try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
-                    try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
-                    try operations.addHandler(exchange)
-                }
+                channel.eventLoop.makeCompletedFuture { try setup.initialize(channel) }
             }
-        // An address needs no resolver (and no happy-eyeballs race).
-        let connecting = if endpoint.host.isIPAddress, let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+        // To the proxy when the route has one. An address needs no resolver (and no
+        // happy-eyeballs race).
+        let (host, port) = route.proxy.map { ($0.host, $0.port) } ?? (endpoint.host, endpoint.port)
+        let connecting = if host.isIPAddress, let address = try? SocketAddress(ipAddress: host, port: port) {
             bootstrap.connect(to: address)
         } else {
-            bootstrap.connect(host: endpoint.host, port: endpoint.port)
+            bootstrap.connect(host: host, port: port)
         }
         connecting.whenComplete { result in
             switch result {
             case let .success(channel):
                 channel.eventLoop.execute {
-                    do {
-                        let handler = try channel.pipeline.syncOperations.handler(type: ExchangeHandler.self)
-                        self.connected(PooledConnection(id: id, channel: channel, handler: handler))
-                    } catch {
-                        channel.close(promise: nil)
-                        self.connectFailed(id, error: .transferFailed(reason: .connectionLost(message: "the connection closed at once")))
+                    setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
+                        switch result {
+                        case let .success(connection):
+                            self.connected(connection)
+                        case let .failure(error):
+                            self.connectFailed(id, error: error as? UploadError
+                                ?? .transferFailed(reason: TransferErrorMapping.reason(for: error)))
+                        }
                     }
                 }
             case let .failure(error):
-                self.connectFailed(id, error: .transferFailed(reason: TransferErrorMapping.reason(for: error)))
+                self.connectFailed(id, error: setup.connectFailed(error))
             }
         }
     }

@@ -1,5 +1,8 @@
 /// Where pooled connections go: scheme, host and port, and how (the job's `ConnectionOptions`:
-/// trust, client certificate, proxy). Requests to the same endpoint share connections.
+/// trust, client certificate, proxy). Requests to the same endpoint share connections. Through a
+/// proxy, connections are still kept per server (`ProxyRoute`): a `CONNECT` tunnel leads to one
+/// server, and a forwarding proxy's connection carries requests for the server it was opened
+/// for only, as simple proxies relay a client connection to the first server it named.
 struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
     let scheme: String

@@ -54,12 +54,27 @@ final class TransferExchange: TransportTask {
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
-        self.endpoint = PoolEndpoint(request.message.target, options: request.connection)
+        let endpoint = PoolEndpoint(request.message.target, options: request.connection)
+        self.endpoint = endpoint
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.message.headers.count)
+        headers.reserveCapacity(request.message.headers.count + 1)
         for header in request.message.headers { headers.add(name: header.name, value: header.value) }
+        // Through a forwarding proxy (plain http), the request names the whole URL and carries
+        // the proxy's credentials; a 407 is the proxy's answer, not the server's. (A proxy URL
+        // that cannot be used fails the connect.)
+        var uri = request.message.target.requestTarget
+        var completion = completion
+        if case let .forward(proxy)? = try? ProxyRoute(to: endpoint) {
+            uri = "http://\(request.message.target.hostHeader)\(uri)"
+            if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
+            completion = { [completion] result in
+                guard case let .success(response) = result, response.status == 407 else { return completion(result) }
+                completion(.failure(.transferFailed(reason: .proxyAuthenticationFailed(
+                    proxy: proxy.address, status: 407, credentialsGiven: proxy.hasCredentials))))
+            }
+        }
         self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.message.method),
-                                    uri: request.message.target.requestTarget, headers: headers)
+                                    uri: uri, headers: headers)
         self.body = request.message.body
         self.chunkSize = chunkSize
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))

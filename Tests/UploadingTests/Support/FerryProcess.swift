@@ -11,14 +11,16 @@ final class FerryProcess: Sendable {
     /// The child's process ID.
     var processID: Int32 { process.processIdentifier }
 
-    /// Starts `ferry ARGUMENTS RAW-ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome`.
+    /// Starts `ferry ARGUMENTS RAW-ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome` and the
+    /// variables of `environment` over the test's own.
     ///
     /// `rawArguments` are byte strings (not necessarily UTF-8, which `Process` cannot pass):
     /// `/bin/sh` rebuilds each one with `printf` and execs the binary with them last.
     ///
     /// - Parameter closingOutput: Whether to close the reading end of standard output's pipe
     ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
-    init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false) throws {
+    init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false,
+         environment overrides: [String: String] = [:]) throws {
         let binary = try FerryBinary.requirePath()
         process = Process()
         if rawArguments.isEmpty {
@@ -33,6 +35,7 @@ final class FerryProcess: Sendable {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = stateHome
+        environment.merge(overrides) { _, override in override }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
