@@ -97,4 +97,18 @@ struct FormConnectionTests {
         #expect(app.state.form.error(of: .proxy) == "only http:// proxies")
         #expect(app.state.form.blockingReason == "Proxy: only http:// proxies")
     }
+
+    @Test("the status line says when uploads go through a proxy, and not when the host is in No proxy")
+    func statusLineShowsTheProxy() {
+        var settings = FormSettings(url: "https://uploads.example.com/up")
+        settings.connection.httpsProxy = "http://ann:s3cret@proxy.example:3128"
+        let app = AppHarness(directories: Self.tree, settings: settings)
+        let status = app.screen(width: 120, height: 20).lines()[18]
+        #expect(status.contains("→ https://uploads.example.com/up via proxy proxy.example:3128"), "\(status)")
+        #expect(!status.contains("s3cret"))
+
+        settings.connection.noProxy = ["example.com"]
+        let direct = AppHarness(directories: Self.tree, settings: settings)
+        #expect(!direct.screen(width: 120, height: 20).lines()[18].contains("via proxy"))
+    }
 }

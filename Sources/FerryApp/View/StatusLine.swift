@@ -20,10 +20,19 @@ struct StatusLine: Widget {
             buffer.put(" " + DisplayWidth.fit(notice, width: max(0, leftWidth - 1)), at: row.origin,
                        style: Theme.status.patched(with: Style(bold: true)))
         } else {
-            let url = state.form.settings.url.isEmpty ? "no URL (set it in the Form)" : state.form.settings.url
-            buffer.put(" → " + DisplayWidth.truncateMiddle(url, toWidth: max(0, leftWidth - 3)), at: row.origin,
-                       style: Theme.status)
+            let settings = state.form.settings
+            let url = settings.url.isEmpty ? "no URL (set it in the Form)" : settings.url
+            let proxy = Self.proxy(for: settings).map { " via proxy \($0)" } ?? ""
+            let urlWidth = max(0, leftWidth - 3 - DisplayWidth.of(proxy))
+            buffer.put(" → " + DisplayWidth.truncateMiddle(url, toWidth: urlWidth) + proxy, at: row.origin,
+                       style: Theme.status, maxWidth: leftWidth)
         }
+    }
+
+    /// The proxy (`host:port`) the form's URL goes through, if any.
+    private static func proxy(for settings: FormSettings) -> String? {
+        guard let target = try? UploadTarget(settings.url) else { return nil }
+        return (try? settings.connection.proxy(for: target))??.address
     }
 
     /// The right-hand text. Every count is spelled out on a wide row; below 100 columns the
