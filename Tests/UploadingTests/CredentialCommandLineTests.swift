@@ -49,6 +49,12 @@ struct CredentialCommandLineTests {
     func explicitHeaderWins() async throws {
         let line = try await sent(with: ["-u", "uploader:s3cret", "-H", "Authorization: Token custom"])
         #expect(line?.hasSuffix(#""Token custom" "-""#) == true, "\(line ?? "nothing")")
+        let directory = TemporaryDirectory()
+        let file = directory.file("note.txt", bytes: 10)
+        let process = try FerryProcess(["send", "--dry-run", "--url", "http://example.test/up", "--oauth2-bearer", "t0k",
+                                        "-H", "authorization: Token custom", file], stateHome: directory.path("state"))
+        #expect(try await process.exitStatus() == 0, "\(process.errorText)")
+        #expect(process.outputLines.filter { $0.lowercased().hasPrefix("authorization:") } == ["authorization: Token custom"])
     }
 
     @Test("--dry-run shows the credential headers and touches no network")
