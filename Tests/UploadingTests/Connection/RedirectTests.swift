@@ -154,6 +154,39 @@ struct RedirectTests {
         #expect(plain.accessLog.isEmpty, "nothing went to the http server")
     }
 
+    @Test("cancelling a job whose redirected request is in flight closes that request's connection")
+    func cancelDuringRedirect() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("note.txt", bytes: 100)
+        let configuration = ReceiverConfiguration(port: 0, directory: directory.path, faults: FaultPlan(stall: true))
+        try await withRunningReceiver(configuration) { receiver in
+            let nginx = try NginxServer(server: "location = /old { return 307 \(receiver.baseURL)/upload; }")
+            defer { nginx.stop() }
+            let transport = HTTPTransport()
+            let manager = UploadManager(configuration: .init(concurrencyLimit: 1, idleTimeout: .seconds(60)), transport: transport)
+            let spec = UploadJobSpec(url: "http://127.0.0.1:\(nginx.port)/old", files: [QueuedFile.capture(path: file)],
+                                     connection: ConnectionOptions(followsRedirects: true))
+            let id = try manager.enqueue([spec])[0]
+            // The small request to nginx ends cleanly (its connection goes back idle); the redirected
+            // one waits on the stalled receiver.
+            #expect(try await census(of: transport) { $0.idle == 1 && $0.leased == 1 }, "\(transport.connectionCensus)")
+            manager.cancel(id)
+            #expect(try await census(of: transport) { $0.leased == 0 }, "\(transport.connectionCensus)")
+            #expect(manager.job(id)?.state == .cancelled)
+            manager.stop()
+            try await transport.shutdown()
+        }
+    }
+
+    /// Whether the transport's census comes to satisfy `condition` within 10 s.
+    private func census(of transport: HTTPTransport, until condition: (ConnectionPoolCensus) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(transport.connectionCensus), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(transport.connectionCensus)
+    }
+
     /// `METHOD PATH STATUS` of each access log line.
     private func methodsAndPaths(_ log: [String]) -> [String] {
         log.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
