@@ -22,6 +22,7 @@ struct RedirectTests {
         location = /moved302 { return 302 /new; }
         location = /moved303 { return 303 /new; }
         location = /loop { return 307 /loop; }
+        location = /nowhere { return 307; }
         location = /new { proxy_pass RECEIVER; }
         """
 
@@ -103,6 +104,15 @@ struct RedirectTests {
                 == "gave up after 10 redirects (the last, 307 from 127.0.0.1:\(port), to http://127.0.0.1:\(port)/loop)")
         #expect(result.job.attempts == 1)
         #expect(methodsAndPaths(result.log) == Array(repeating: "POST /loop 307", count: 11))
+    }
+
+    @Test("a 307 without a Location fails as such with -L")
+    func withoutLocationHeader() async throws {
+        let result = try await upload("/nowhere", followsRedirects: true, requests: 1)
+        #expect(result.job.state == .failed)
+        #expect(result.job.lastError?.description == "the server at 127.0.0.1:\(port(of: result.job)) answered 307 without a Location")
+        #expect(result.job.attempts == 1)
+        #expect(methodsAndPaths(result.log) == ["POST /nowhere 307"])
     }
 
     @Test("credentials go along within the server and are dropped for another host")
