@@ -67,7 +67,8 @@ final class TransferExchange: TransportTask {
     private let state = Mutex(State())
     /// The request as this exchange sends it (for a redirect's request).
     private let request: UploadRequest
-    /// The URLs redirected to before this exchange, its own last; empty for the job's URL.
+    /// The URLs followed to reach this exchange's target, which is the last; empty when the
+    /// target is the job's URL.
     private let redirects: [String]
 
     /// Prepares an attempt; `start()` sends it.
