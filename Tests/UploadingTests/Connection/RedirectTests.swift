@@ -1,6 +1,7 @@
 import Foundation
 import Multipart
 import Receiver
+import Synchronization
 import TestSupport
 import Testing
 import Uploading
@@ -185,6 +186,39 @@ struct RedirectTests {
             #expect(manager.job(id)?.state == .cancelled)
             manager.stop()
             try await transport.shutdown()
+        }
+    }
+
+    @Test("progress starts again from 0 for the redirected request")
+    func progressRestarts() async throws {
+        let directory = TemporaryDirectory()
+        let file = try Self.file(in: directory)
+        // The receiver reads the whole body and answers 307 after 1.2 s, while the exchange's
+        // watchdog (each second) reports the bytes sent; nginx adds the Location.
+        let configuration = ReceiverConfiguration(port: 0, directory: directory.path,
+                                                  faults: FaultPlan(status: 307, delayMilliseconds: 1200))
+        try await withRunningReceiver(configuration) { receiver in
+            let nginx = try NginxServer(server: """
+                location = /old { proxy_pass \(receiver.baseURL)/upload; add_header Location /new always; }
+                location = /new { return 200 'stored'; }
+                """)
+            defer { nginx.stop() }
+            let spec = UploadJobSpec(url: "http://127.0.0.1:\(nginx.port)/old", files: [QueuedFile.capture(path: file)],
+                                     connection: ConnectionOptions(followsRedirects: true))
+            let request = UploadRequest(message: try FormBuilder().message(for: spec), jobID: UploadJobID(1), attempt: 1,
+                                        connectTimeout: .seconds(10), idleTimeout: .seconds(30), connection: spec.connection)
+            let total = request.message.body.contentLength
+            let transport = HTTPTransport()
+            let reports = Mutex<[Int64]>([])
+            let result = await withCheckedContinuation { continuation in
+                _ = transport.start(request, progress: { bytes in reports.withLock { $0.append(bytes) } },
+                                    completion: { continuation.resume(returning: $0) })
+            }
+            try await transport.shutdown()
+            #expect((try? result.get())?.status == 200)
+            let values = reports.withLock { $0 }
+            let sentWhole = try #require(values.firstIndex(of: total), "the first request's bytes were reported: \(values)")
+            #expect(values[sentWhole...].contains(0), "then 0 for the redirected request: \(values)")
         }
     }
 
