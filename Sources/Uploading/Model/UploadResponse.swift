@@ -48,30 +48,6 @@ public struct UploadResponse: Sendable, Hashable, Codable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case status, headers, body, isBodyTruncated, redirects
-    }
-
-    /// Decodes a response; one saved before redirects were followed has none.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(status: try container.decode(Int.self, forKey: .status),
-                  headers: try container.decode([HeaderField].self, forKey: .headers),
-                  body: try container.decode([UInt8].self, forKey: .body),
-                  isBodyTruncated: try container.decode(Bool.self, forKey: .isBodyTruncated))
-        redirects = try container.decodeIfPresent([String].self, forKey: .redirects) ?? []
-    }
-
-    /// Encodes a response, without `redirects` when there were none (most responses).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status, forKey: .status)
-        try container.encode(headers, forKey: .headers)
-        try container.encode(body, forKey: .body)
-        try container.encode(isBodyTruncated, forKey: .isBodyTruncated)
-        if !redirects.isEmpty { try container.encode(redirects, forKey: .redirects) }
-    }
-
     /// The captured body as UTF-8 text (invalid sequences replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 

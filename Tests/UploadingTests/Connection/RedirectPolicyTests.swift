@@ -128,6 +128,10 @@ struct RedirectPolicyTests {
         looped.redirects = (1...10).map { _ in "http://loop.test/loop" }
         #expect(RedirectPolicy.error(for: looped, jobURL: current.url, followsRedirects: true, retryAfter: nil)
                 == .redirectRefused(status: 307, reason: .tooManyRedirects(limit: 10, server: "loop.test", location: "http://loop.test/loop")))
+        let unfollowed = UploadResponse(status: 307, headers: [HeaderField(name: "Location", value: "/v2/upload")])
+        #expect(RedirectPolicy.error(for: unfollowed, jobURL: current.url, followsRedirects: true, retryAfter: nil)
+                == .redirectRefused(status: 307, reason: .moved(server: "files.test:8080", location: "http://files.test:8080/v2/upload")),
+                "a transport that does not follow redirects handed over one -L would follow")
         #expect(RedirectPolicy.error(for: UploadResponse(status: 503), jobURL: current.url, followsRedirects: true, retryAfter: .seconds(2))
                 == .serverRejected(status: 503, retryAfter: .seconds(2)))
     }
