@@ -23,6 +23,11 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
     /// The server answered with a status outside 200–299. 408, 429 and 5xx are retried
     /// automatically (honouring `retryAfter`); other statuses wait for the user.
     case serverRejected(status: Int, retryAfter: Duration?)
+    /// The server answered with a redirect (3xx) that was not followed: 301, 302 and 303 never
+    /// are (an upload is never turned into a GET), 307 and 308 only with `-L`, at most
+    /// `RedirectPolicy.maximumRedirects` times and never from https to http. Not retried
+    /// automatically: the URL or the options must change.
+    case redirectRefused(status: Int, reason: RedirectReason)
     /// The journal could not be opened, read or written, or another process has it open.
     case journalFailed(reason: JournalReason)
     /// An error restored from a journal row that holds only its description: written before
@@ -73,6 +78,23 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case proxyRefusedTunnel(proxy: String, target: String, status: Int, reasonPhrase: String)
     }
 
+    /// Why a redirect was not followed. Each names the server that answered by its host (and
+    /// port when it is not the scheme's default).
+    public enum RedirectReason: Sendable, Hashable, Codable {
+        /// The server moved the endpoint to `location` (resolved against the URL it answered
+        /// for): a 301, 302 or 303 (never followed), or a 307 or 308 without `-L`.
+        case moved(server: String, location: String)
+        /// The answer has no `Location` header (or an empty one).
+        case missingLocation(server: String)
+        /// The `Location` is not an `http` or `https` URL with a host, even resolved against the
+        /// URL the server answered for.
+        case unusableLocation(server: String, location: String)
+        /// A redirect from `https` to `http` (the upload would travel unencrypted).
+        case leavesHTTPS(server: String, location: String)
+        /// The redirect would be one more than `limit` hops.
+        case tooManyRedirects(limit: Int, server: String, location: String)
+    }
+
     /// How the journal failed.
     public enum JournalReason: Sendable, Hashable, Codable {
         /// The database or its directory could not be created or opened.
@@ -97,7 +119,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             }
         case let .serverRejected(status, _):
             return status == 408 || status == 429 || (500...599).contains(status)
-        case .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
+        case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
             return false
         }
     }
@@ -146,6 +168,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
                 return text + "; retrying may help"
             }
             return text + "; check the URL, headers and fields, then retry"
+        case let .redirectRefused(status, reason):
+            return reason.description(status: status)
         case let .journalFailed(reason):
             return reason.description
         case let .recorded(description):
@@ -192,6 +216,28 @@ extension UploadError.TransferReason: CustomStringConvertible {
         case let .proxyRefusedTunnel(proxy, target, status, reasonPhrase):
             let answer = reasonPhrase.isEmpty ? "\(status)" : "\(status) \(reasonPhrase)"
             return "the proxy at \(proxy) refused to connect to \(target) (\(answer))"
+        }
+    }
+}
+
+extension UploadError.RedirectReason {
+    /// What happened, in words, for the redirect's status.
+    ///
+    /// - Parameter status: The 3xx status the server answered.
+    /// - Returns: The text.
+    func description(status: Int) -> String {
+        switch self {
+        case let .moved(server, location):
+            let advice = status == 307 || status == 308 ? "-L follows it" : "send to that URL instead"
+            return "the server at \(server) moved this endpoint to \(location) (\(status)); \(advice)"
+        case let .missingLocation(server):
+            return "the server at \(server) answered \(status) without a Location"
+        case let .unusableLocation(server, location):
+            return "the server at \(server) redirected (\(status)) to \(location.debugDescription), which is not an http:// or https:// URL"
+        case let .leavesHTTPS(server, location):
+            return "refused a redirect from https to http: \(location) (\(status) from \(server))"
+        case let .tooManyRedirects(limit, server, location):
+            return "gave up after \(limit) redirects (the last, \(status) from \(server), to \(location))"
         }
     }
 }

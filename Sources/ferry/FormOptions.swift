@@ -1,5 +1,6 @@
 import ArgumentParser
 import Multipart
+import Uploading
 
 /// The form options `ferry` and `ferry send` share: where to send and what to send with each file.
 struct FormOptions: ParsableArguments {
@@ -14,8 +15,19 @@ struct FormOptions: ParsableArguments {
         valueName: "part"))
     var form: [String] = []
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("A request header, 'Name: value'.", valueName: "header"))
+    @Option(name: .customShort("H"), help: ArgumentHelp(
+        "A request header, 'Name: value'; or @FILE: headers read from FILE, one per line (# comments).",
+        valueName: "header"))
     var header: [String] = []
+
+    @Option(name: [.customShort("u"), .long], help: ArgumentHelp(
+        "Basic authentication (an Authorization header); -H @FILE keeps it out of the command line.",
+        valueName: "user:password"))
+    var user: String?
+
+    @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp(
+        "Send 'Authorization: Bearer TOKEN'.", valueName: "token"))
+    var oauth2Bearer: String?
 
     @Option(name: .long, help: "How many uploads run at once.")
     var concurrency: Int = 4
@@ -35,13 +47,49 @@ struct FormOptions: ParsableArguments {
         }
     }
 
-    /// The `-H` arguments, parsed.
+    /// The request headers: the `-H` arguments in order (a `-H @FILE` gives the file's lines),
+    /// then the `Authorization` of `-u` or `--oauth2-bearer` unless a `-H` sets one (as in curl,
+    /// the custom header replaces it).
+    ///
+    /// - Throws: `ValidationError` for a header that is not `Name: value`, a header file that
+    ///   cannot be read or holds such a line, a `-u` without a password, or both `-u` and
+    ///   `--oauth2-bearer`.
     func headerFields() throws -> [HeaderField] {
-        try header.map { line in
-            guard let header = HeaderField.parse(line) else {
-                throw ValidationError("-H '\(line)': expected 'Name: value'")
+        var headers: [HeaderField] = []
+        for argument in header {
+            if argument.hasPrefix("@") {
+                do {
+                    headers += try HeaderFile.read(String(argument.dropFirst()))
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            } else if let header = HeaderField.parse(argument) {
+                headers.append(header)
+            } else {
+                throw ValidationError("-H '\(argument)': expected 'Name: value'")
+            }
+        }
+        if let authorization = try authorizationHeader(),
+           !headers.contains(where: { $0.name.lowercased() == AuthorizationHeader.name.lowercased() }) {
+            headers.append(authorization)
+        }
+        return headers
+    }
+
+    /// The `Authorization` header `-u` or `--oauth2-bearer` asks for, if either was given.
+    private func authorizationHeader() throws -> HeaderField? {
+        switch (user, oauth2Bearer) {
+        case (nil, nil):
+            return nil
+        case let (user?, nil):
+            guard let header = AuthorizationHeader.basic(user) else {
+                throw ValidationError("-u \(user): give user:password (Ferry does not prompt for the password)")
             }
             return header
+        case let (nil, token?):
+            return AuthorizationHeader.bearer(token)
+        case (.some, .some):
+            throw ValidationError("-u and --oauth2-bearer both set the Authorization header: give one")
         }
     }
 

@@ -9,11 +9,30 @@ import Synchronization
 /// A reused connection that proves dead before any response byte arrived (the server closed it
 /// while it was idle, just as it was reused) is not a failure of the attempt: the request is
 /// re-sent once on a new connection, as curl does, because the server answered nothing.
+///
+/// With `-L`, a 307 or 308 that `RedirectPolicy` follows hands the request to a new exchange for
+/// the redirected request (its own target, endpoint and head; the same body from its first byte),
+/// which reports in this one's place: a redirect is not a new attempt, and progress starts again
+/// from 0.
 final class TransferExchange: TransportTask {
     private enum Phase: Sendable {
         case leasing(ConnectionPool.LeaseID, BodyPump)
         case running(PooledConnection, token: Int)
+        /// The exchange for the redirected request (`State.hop`) carries on.
+        case redirected
         case finished
+    }
+
+    /// How a try of the request begins.
+    private enum Try {
+        /// The attempt's first try, from the transport's caller: a pooled connection, and a
+        /// small body read at once.
+        case first
+        /// The re-send after a reused connection proved dead, from an event loop: a new
+        /// connection.
+        case resend
+        /// A followed redirect's request, from an event loop: a pooled connection.
+        case redirect
     }
 
     private struct State: Sendable {
@@ -26,6 +45,8 @@ final class TransferExchange: TransportTask {
         var reportedAt = ContinuousClock.now
         /// Whether `written` has moved since the last report.
         var reportPending = false
+        /// The exchange for the redirected request, once a redirect was followed.
+        var hop: TransferExchange?
     }
 
     /// How often written bytes are reported to `progress`: a body sent within this time after
@@ -44,12 +65,27 @@ final class TransferExchange: TransportTask {
     private let progress: @Sendable (Int64) -> Void
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state = Mutex(State())
+    /// The request as this exchange sends it (for a redirect's request).
+    private let request: UploadRequest
+    /// The URLs followed to reach this exchange's target, which is the last; empty when the
+    /// target is the job's URL.
+    private let redirects: [String]
 
     /// Prepares an attempt; `start()` sends it.
+    ///
+    /// - Parameters:
+    ///   - pool: The connection pool.
+    ///   - request: The request.
+    ///   - chunkSize: The size of the body chunks written.
+    ///   - redirects: The URLs followed to reach `request`'s target, which is the last (none for
+    ///     an attempt's first request).
+    ///   - progress: Receives the body bytes written so far.
+    ///   - completion: Receives the outcome, once.
     init(
         pool: ConnectionPool,
         request: UploadRequest,
         chunkSize: Int,
+        redirects: [String] = [],
         progress: @escaping @Sendable (Int64) -> Void,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
@@ -81,12 +117,18 @@ final class TransferExchange: TransportTask {
         self.idleTimeout = .nanoseconds(Int64(request.idleTimeout.nanoseconds))
         self.progress = progress
         self.completion = completion
+        self.request = request
+        self.redirects = redirects
     }
 
-    /// Sends the request: on a pooled connection, from the transport's caller; or on a new one
-    /// when `fresh` (a re-send, from an event loop).
-    func start(fresh: Bool = false) {
-        let pump = BodyPump(body: body, chunkSize: chunkSize, readsSmallBodyNow: !fresh)
+    /// Sends the request on a pooled connection. Called from the transport's caller.
+    func start() {
+        send(.first)
+    }
+
+    /// Sends the request: the body from its first byte, on a connection to `endpoint`.
+    private func send(_ kind: Try) {
+        let pump = BodyPump(body: body, chunkSize: chunkSize, readsSmallBodyNow: kind == .first)
         let lease = pool.makeLeaseID()
         let proceed = state.withLock { state in
             guard !state.cancelled else { return false }
@@ -95,29 +137,36 @@ final class TransferExchange: TransportTask {
         }
         guard proceed else {
             pump.close()
+            finish(.failure(Self.cancelled))
             return
         }
-        pool.lease(lease, to: endpoint, fresh: fresh, connectTimeout: connectTimeout) { result in
+        pool.lease(lease, to: endpoint, fresh: kind == .resend, connectTimeout: connectTimeout) { result in
             self.leased(result, pump: pump, token: lease.value)
         }
     }
 
+    /// The failure a cancelled exchange reports (the manager ignores it).
+    private static let cancelled = UploadError.transferFailed(reason: .other(message: "cancelled"))
+
     var bytesWritten: Int64 {
-        state.withLock { $0.written }
+        let (written, hop) = state.withLock { ($0.written, $0.hop) }
+        return hop?.bytesWritten ?? written
     }
 
     func cancel() {
-        let phase = state.withLock { state -> Phase? in
+        let (phase, hop) = state.withLock { state -> (Phase?, TransferExchange?) in
             state.cancelled = true
-            return state.phase
+            return (state.phase, state.hop)
         }
         switch phase {
         case let .leasing(lease, pump):
             pool.cancelLease(lease)
             pump.close()
-            finish(.failure(.transferFailed(reason: .other(message: "cancelled"))))
+            finish(.failure(Self.cancelled))
         case let .running(connection, token):
             connection.cancel(token: token)
+        case .redirected:
+            hop?.cancel()
         case .finished, nil:
             break
         }
@@ -154,8 +203,13 @@ final class TransferExchange: TransportTask {
                        reused: Bool, on connection: PooledConnection) {
         pool.release(connection, reusable: fate == .reuse)
         switch outcome {
-        case let .response(response):
-            finish(.success(response))
+        case var .response(response):
+            if let target = redirectTarget(for: response) {
+                follow(to: target)
+            } else {
+                response.redirects = redirects
+                finish(.success(response))
+            }
         case let .failed(error, beforeResponse):
             let resend = state.withLock { state in
                 guard beforeResponse, reused, !state.resent, !state.cancelled else { return false }
@@ -168,12 +222,57 @@ final class TransferExchange: TransportTask {
                     state.reportPending = false
                 }
                 progress(0)
-                start(fresh: true)
+                send(.resend)
             } else {
                 reportHeldBack()
                 finish(.failure(error))
             }
         }
+    }
+
+    /// Where `RedirectPolicy` sends the request after this answer, with `-L`; nil when the answer
+    /// is the outcome (not a redirect, or one that is not followed: the queue says why).
+    private func redirectTarget(for response: UploadResponse) -> UploadTarget? {
+        guard request.connection.followsRedirects, case let .follow(target)? = RedirectPolicy.decide(
+            status: response.status, location: response.value(forHeader: "Location"), from: request.message.target,
+            redirectsSoFar: redirects.count, followsRedirects: true
+        ) else { return nil }
+        return target
+    }
+
+    /// Sends the request again to `target`, on a new exchange that reports in this one's place.
+    private func follow(to target: UploadTarget) {
+        var redirected = request
+        redirected.message.headers = RedirectPolicy.headers(request.message.headers, from: request.message.target, to: target)
+        redirected.message.target = target
+        let hop = TransferExchange(pool: pool, request: redirected, chunkSize: chunkSize, redirects: redirects + [target.url],
+                                   progress: progress, completion: { result in self.hopFinished(result) })
+        let proceed = state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.phase = .redirected
+            state.hop = hop
+            state.written = 0
+            state.reportPending = false
+            return true
+        }
+        guard proceed else {
+            finish(.failure(Self.cancelled))
+            return
+        }
+        progress(0)
+        hop.send(.redirect)
+    }
+
+    /// Reports the redirected request's outcome as this exchange's, keeping what it wrote and
+    /// letting it go (it holds this exchange until it has reported).
+    private func hopFinished(_ result: Result<UploadResponse, UploadError>) {
+        let hop = state.withLock { $0.hop }
+        let written = hop?.bytesWritten ?? 0
+        state.withLock { state in
+            state.written = written
+            state.hop = nil
+        }
+        finish(result)
     }
 
     /// Records the bytes written so far and reports them if `reportInterval` has passed since

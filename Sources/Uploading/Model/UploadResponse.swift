@@ -14,6 +14,9 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     public var body: [UInt8]
     /// Whether the body was longer than what `body` holds.
     public var isBodyTruncated: Bool
+    /// The URLs the request was redirected to (`-L`, 307 and 308), in order: the last one
+    /// answered. Empty when the job's own URL answered.
+    public var redirects: [String] = []
 
     /// Creates a response.
     ///

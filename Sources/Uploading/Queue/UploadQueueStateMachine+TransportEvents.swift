@@ -59,7 +59,8 @@ extension UploadQueueStateMachine {
     }
 
     /// The server answered. 2xx succeeds; any other status is a failure handled by the retry
-    /// policy (408, 429 and 5xx retried, honouring `retryAfter`).
+    /// policy (408, 429 and 5xx retried, honouring `retryAfter`). A 3xx the transport handed
+    /// over was not followed: it fails as the redirect it is (`RedirectPolicy`), not retried.
     ///
     /// - Parameters:
     ///   - id: The job.
@@ -89,7 +90,9 @@ extension UploadQueueStateMachine {
             }
             jobs[id] = record
         } else {
-            fail(&record, flight, .serverRejected(status: response.status, retryAfter: retryAfter), now: now, &actions)
+            let error = RedirectPolicy.error(for: response, jobURL: record.job.spec.url,
+                                             followsRedirects: record.job.spec.connection.followsRedirects, retryAfter: retryAfter)
+            fail(&record, flight, error, now: now, &actions)
         }
         settle(&actions)
         return actions
@@ -152,7 +155,10 @@ extension UploadQueueStateMachine {
         if let limit = record.job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
         let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
         var status: Int?
-        if case let .serverRejected(rejected, _) = error { status = rejected }
+        switch error {
+        case let .serverRejected(rejected, _), let .redirectRefused(rejected, _): status = rejected
+        default: break
+        }
         endAttempt(&record, flight, .failed, status: status, error: error.description, retryDelay: delay, now: now)
         if let delay {
             record.job.automaticRetries += 1
