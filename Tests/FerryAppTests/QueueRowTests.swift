@@ -57,6 +57,17 @@ struct QueueRowTests {
         details = Self.trimmed(app.screen(width: 80, height: 24).lines())
         #expect(details.contains("Attempts: 2, 1 of them an automatic retry"), "\(details)")
     }
+
+    @Test("a redirect that was not followed says where the endpoint went, not the 3xx page's first line")
+    func redirectNotFollowed() {
+        let moved = UploadJob(id: 1, spec: Self.spec("a.txt", size: 1), state: .failed, attempts: 1,
+                              lastError: .redirectRefused(status: 308, reason: .moved(server: "h", location: "http://h/new")),
+                              response: UploadResponse(status: 308, body: Array("<html>moved</html>".utf8)))
+        let app = Self.queueApp([moved], size: Size(width: 120, height: 24))
+        let row = app.screen(width: 120, height: 24).lines()[2]
+        #expect(row.contains("the server at h moved this endpoint to http://h/n"), "\(row)")
+        #expect(!row.contains("<html>"), "\(row)")
+    }
 }
 
 @Suite("Queue rows over time")

@@ -22,6 +22,8 @@ extension UploadJob {
 
     /// Why the job failed, short: the HTTP status and a word, or the local error.
     var failureSummary: String {
+        // A redirect not followed says where the endpoint went; the 3xx page's text would not.
+        if case .redirectRefused? = lastError, let lastError { return lastError.description }
         if let response, !response.isSuccess {
             let text = response.bodyText.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             return "HTTP \(response.status)" + (text.isEmpty ? "" : " " + text)
