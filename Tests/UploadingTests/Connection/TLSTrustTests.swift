@@ -17,6 +17,8 @@ struct TLSTrustTests {
         let job: UploadJob
         /// How long it took, from enqueue to idle.
         let elapsed: Duration
+        /// The pool's census once closing connections have closed (up to 5 s after idle).
+        let census: ConnectionPoolCensus
     }
 
     /// nginx with TLS on `certificate`; `/upload` is read whole (proxied to a second server block
@@ -51,8 +53,13 @@ struct TLSTrustTests {
         let elapsed = start.duration(to: .now)
         let job = try #require(manager.snapshot().jobs.first)
         manager.stop()
+        let settled = ContinuousClock.now + .seconds(5)
+        while transport.connectionCensus.closing > 0, ContinuousClock.now < settled {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let census = transport.connectionCensus
         try await transport.shutdown()
-        return Ended(job: job, elapsed: elapsed)
+        return Ended(job: job, elapsed: elapsed, census: census)
     }
 
     /// Checks that a text a user sees is in words: no Swift type or library names, no BoringSSL
