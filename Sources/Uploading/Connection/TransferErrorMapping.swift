@@ -20,11 +20,18 @@ enum TransferErrorMapping {
 
     /// The reason a connect error stands for (resolving, connecting, the connect timeout).
     ///
-    /// - Parameter error: An error from connecting.
-    static func reason(for error: any Error) -> UploadError.TransferReason {
+    /// - Parameters:
+    ///   - error: An error from connecting.
+    ///   - host: The host connected to, for errors that do not carry it (a refused connection
+    ///     to an address, which needs no resolver).
+    ///   - port: Its port.
+    static func reason(for error: any Error, host: String? = nil, port: Int? = nil) -> UploadError.TransferReason {
         switch error {
         case ChannelError.connectTimeout:
             return .connectTimedOut
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            guard let host, let port else { return .connectFailed(message: "connection refused") }
+            return .connectionRefused(host: host, port: port)
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return .hostNotFound(host: error.host)
@@ -74,7 +81,7 @@ enum TransferErrorMapping {
             }
             return .replyInvalid(host: host, problem: error.debugDescription)
         default:
-            return reason(for: error)
+            return reason(for: error, host: host)
         }
     }
 

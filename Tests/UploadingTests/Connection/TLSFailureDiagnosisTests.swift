@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 @testable import Uploading
 
@@ -48,6 +49,12 @@ struct TLSFailureDiagnosisTests {
         #expect(TLSFailureDiagnosis.problem(reasons: ["CERTIFICATE_VERIFY_FAILED"], certificate: Self.valid, now: Self.now)
             == .certificateIssuerUnknown(issuer: "Corp CA"))
         #expect(TLSFailureDiagnosis.certificateProblem(nil, now: Self.now) == .certificateRejected(reason: "it could not be verified"))
+    }
+
+    @Test("a refused connection to an address names the host and port it was given")
+    func refusedAddress() {
+        let refused = IOError(errnoCode: ECONNREFUSED, reason: "connect")
+        #expect(TransferErrorMapping.reason(for: refused, host: "127.0.0.1", port: 8443) == .connectionRefused(host: "127.0.0.1", port: 8443))
     }
 
     @Test("a reply's first bytes are shown printable and escaped, cut after 20 bytes")
