@@ -272,9 +272,15 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // The server answered while the body was going out: no chunk follows (`chunkRead`
             // checks), so the files are released now rather than when the response has ended.
             running?.request.pump.close()
-        case let .finish(outcome, fate):
+        case .finish(var outcome, let fate):
             guard let ended = running else { return }
             running = nil
+            if case let .response(response) = outcome, let context,
+               (try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)) != nil,
+               let problem = NginxClientCertificateAnswer.problem(in: response) {
+                let reason = UploadError.TransferReason.tlsRejected(host: Self.host(of: ended.request.head), problem: problem)
+                outcome = .failed(.transferFailed(reason: reason), beforeResponse: false)
+            }
             ended.watchdog?.cancel()
             ended.request.pump.close()
             if fate == .close {

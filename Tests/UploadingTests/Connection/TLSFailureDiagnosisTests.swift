@@ -51,6 +51,17 @@ struct TLSFailureDiagnosisTests {
         #expect(TLSFailureDiagnosis.certificateProblem(nil, now: Self.now) == .certificateRejected(reason: "it could not be verified"))
     }
 
+    @Test("nginx's 400 pages for a missing or refused client certificate are those TLS problems; other 400s are not")
+    func nginxClientCertificatePages() {
+        func page(_ title: String, status: Int = 400) -> UploadResponse {
+            UploadResponse(status: status, body: Array("<html><head><title>400 \(title)</title></head></html>".utf8))
+        }
+        #expect(NginxClientCertificateAnswer.problem(in: page("No required SSL certificate was sent")) == .clientCertificateRequired)
+        #expect(NginxClientCertificateAnswer.problem(in: page("The SSL certificate error")) == .clientCertificateRejected)
+        #expect(NginxClientCertificateAnswer.problem(in: page("Bad Request")) == nil)
+        #expect(NginxClientCertificateAnswer.problem(in: page("No required SSL certificate was sent", status: 200)) == nil)
+    }
+
     @Test("a refused connection to an address names the host and port it was given")
     func refusedAddress() {
         let refused = IOError(errnoCode: ECONNREFUSED, reason: "connect")

@@ -170,7 +170,7 @@ struct TLSTrustTests {
         Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1 is for other names (other.example, *.other.example, 10.9.8.7)"])
     }
 
-    @Test("mutual TLS: --cert and --key, or --cert holding both, are accepted by nginx's ssl_verify_client")
+    @Test("mutual TLS with nginx's ssl_verify_client: --cert and --key, or --cert holding both, are accepted; none, or one of another authority, in words")
     func clientCertificate() async throws {
         let certificates = try TestCertificates()
         let clients = try TestCertificates(name: "Ferry Client CA")
@@ -187,6 +187,13 @@ struct TLSTrustTests {
             certificateAuthorityFile: certificates.authority, clientCertificateFile: both))
         #expect(combined.job.state == .succeeded, "\(combined.job.lastError?.description ?? "")")
         #expect(server.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == 2, "\(server.accessLog)")
+
+        let without = try await Self.upload(to: url, options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        Self.expectFailure(without, saying: ["127.0.0.1 wants a client certificate: give one with --cert FILE (and --key FILE)"])
+        let stranger = try certificates.issue("stranger", for: ["DNS:client.example"], usage: "clientAuth")
+        let refused = try await Self.upload(to: url, options: ConnectionOptions(
+            certificateAuthorityFile: certificates.authority, clientCertificateFile: stranger.certificate, clientKeyFile: stranger.key))
+        Self.expectFailure(refused, saying: ["127.0.0.1 did not accept the client certificate"])
     }
 
     @Test("files given for trust or a client certificate that cannot be used: the option, the path and what is wrong")
