@@ -14,8 +14,15 @@ import Uploading
 struct BrokenServerTests {
     /// The servers, one mode per `sys.argv[1]`.
     static let script = #"""
-import socket, ssl, sys, threading
+import os, socket, ssl, sys, threading, time
 
+def exit_with_parent(parent):
+    # A test process that dies (killed, crashed) must not leave this server streaming.
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
 mode = sys.argv[1]
 listener = socket.socket()
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
