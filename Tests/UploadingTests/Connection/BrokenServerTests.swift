@@ -32,6 +32,10 @@ context = None
 if mode.startswith("tls"):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(sys.argv[2], sys.argv[3])
+    if mode == "tls-cipher":
+        # Only a cipher BoringSSL does not have (finite-field Diffie-Hellman), in TLS 1.2.
+        context.maximum_version = ssl.TLSVersion.TLSv1_2
+        context.set_ciphers("DHE-RSA-AES256-GCM-SHA384")
     if mode == "tls-client-certificate":
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(sys.argv[4])
@@ -143,6 +147,23 @@ while True:
         #expect(ended.job.state == .succeeded, "\(ended.job.lastError?.description ?? "")")
         #expect(ended.job.response.map { String(decoding: $0.body, as: UTF8.self) } == "stored by a close-framed reply")
         #expect(ended.job.attempts == 1)
+    }
+
+    @Test("a TLS server with no cipher in common refuses the handshake: said so, at once, not retried")
+    func noCipherInCommon() async throws {
+        let certificates = try TestCertificates()
+        let pair = try certificates.issue("server")
+        let server = try Self.server("tls-cipher", [pair.certificate, pair.key])
+        let ended = try await TLSTrustTests.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                                   options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        TLSTrustTests.expectFailure(ended, saying: ["127.0.0.1 refused the TLS handshake: no cipher in common"])
+    }
+
+    @Test("https:// to a server that speaks plain HTTP on that port says it does not speak TLS")
+    func notTLS() async throws {
+        let server = try NginxServer(server: "location / { return 200; }")
+        let ended = try await TLSTrustTests.upload(to: "https://127.0.0.1:\(server.port)/upload", options: ConnectionOptions())
+        TLSTrustTests.expectFailure(ended, saying: ["127.0.0.1 does not speak TLS on this port; check the URL (http:// rather than https://?)"])
     }
 
     @Test("a TLS server that requires a client certificate: without one, the error says to give --cert; with one, it uploads")
