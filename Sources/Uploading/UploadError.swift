@@ -41,7 +41,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
 
     /// How a transfer failed. Transports map their library's errors onto these.
     public enum TransferReason: Sendable, Hashable, Codable {
-        /// The connection could not be established (refused, unreachable, DNS failed).
+        /// The connection could not be established (unreachable, say; a refused connection and a
+        /// failed DNS lookup have cases of their own).
         case connectFailed(message: String)
         /// Connecting took longer than the connect timeout.
         case connectTimedOut

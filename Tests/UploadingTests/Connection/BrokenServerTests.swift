@@ -103,6 +103,7 @@ while True:
     threading.Thread(target=serve, args=(client,), daemon=True).start()
 """#
 
+    /// Starts the script in `mode` with `arguments` (certificate, key, client authority).
     static func server(_ mode: String, _ arguments: [String] = []) throws -> PythonScriptServer {
         try PythonScriptServer(script: script, arguments: [mode] + arguments)
     }

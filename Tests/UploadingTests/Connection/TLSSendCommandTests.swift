@@ -10,9 +10,13 @@ import Uploading
 struct TLSSendCommandTests {
     /// What a finished `ferry send` printed.
     struct Run {
+        /// The exit status.
         let status: Int32
+        /// Standard output's lines.
         let lines: [String]
+        /// Standard error.
         let errors: String
+        /// From start to exit.
         let elapsed: Duration
 
         /// The `error` fields of `--json`'s events.
