@@ -60,7 +60,7 @@ extension UploadError {
                 return "the certificate of \(host) was not accepted (\(reason)); "
                     + "--cacert FILE to trust its authority, \(insecure)"
             case .protocolMismatch:
-                return "\(host) and Ferry have no TLS version in common (Ferry speaks TLS 1.2 and 1.3)"
+                return "\(host) and Ferry have no TLS version in common; the server must offer TLS 1.2 or 1.3"
             case .handshakeRefused:
                 return "\(host) refused the TLS handshake: no cipher in common, or it wants a client certificate "
                     + "(--cert FILE)"
