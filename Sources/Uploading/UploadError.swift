@@ -49,7 +49,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
 
     /// How a transfer failed. Transports map their library's errors onto these.
     public enum TransferReason: Sendable, Hashable, Codable {
-        /// The connection could not be established (refused, unreachable, DNS failed).
+        /// The connection could not be established (unreachable, say; a refused connection and a
+        /// failed DNS lookup have cases of their own).
         case connectFailed(message: String)
         /// Connecting took longer than the connect timeout.
         case connectTimedOut
@@ -58,7 +59,29 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         /// No bytes moved in either direction for the idle timeout.
         case idleTimedOut
         /// The TLS handshake failed (certificate not trusted, say). Not retried automatically.
+        /// Kept for journals written before `tlsRejected`; new failures use that.
         case tlsFailed(message: String)
+        /// The TLS handshake with `host` failed for `problem`: a certificate not trusted, expired
+        /// or for other names, no protocol version in common, a client certificate wanted. Not
+        /// retried automatically (it is not transient).
+        case tlsRejected(host: String, problem: TLSProblem)
+        /// A certificate or key file from the options (`option`: `--cacert`, `--capath`,
+        /// `--cert`, `--key`) cannot be used: missing, unreadable, no PEM in it. Not retried
+        /// automatically.
+        case tlsFileUnusable(option: String, path: String, problem: String)
+        /// The host name could not be resolved (DNS).
+        case hostNotFound(host: String)
+        /// Nothing listens on the port: the host refused the connection.
+        case connectionRefused(host: String, port: Int)
+        /// The server's reply is not HTTP (another protocol on that port): `beginning` is its
+        /// first bytes, printable ones as they are and the rest escaped. Not retried
+        /// automatically.
+        case replyNotHTTP(host: String, beginning: String)
+        /// The response's headers are larger than `limit` bytes, the most Ferry reads. Not
+        /// retried automatically.
+        case responseHeadersTooLarge(host: String, limit: Int)
+        /// The reply began as HTTP but broke its rules (`problem` says how).
+        case replyInvalid(host: String, problem: String)
         /// The queue was stopped (quit, a signal) after the whole body was sent and before the
         /// server answered: the server may have stored the upload. Never retried automatically:
         /// sending it again is the user's choice.
@@ -113,9 +136,14 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         switch self {
         case let .transferFailed(reason):
             switch reason {
-            case .tlsFailed, .stoppedAfterSending, .proxyAuthenticationFailed: return false
-            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .other, .proxyConnectFailed: return true
-            case let .proxyRefusedTunnel(_, _, status, _): return (500...599).contains(status)
+            case .tlsFailed, .tlsRejected, .tlsFileUnusable, .stoppedAfterSending, .replyNotHTTP, .responseHeadersTooLarge,
+                 .proxyAuthenticationFailed:
+                return false
+            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .hostNotFound, .connectionRefused,
+                 .replyInvalid, .other, .proxyConnectFailed:
+                return true
+            case let .proxyRefusedTunnel(_, _, status, _):
+                return (500...599).contains(status)
             }
         case let .serverRejected(status, _):
             return status == 408 || status == 429 || (500...599).contains(status)
@@ -204,6 +232,16 @@ extension UploadError.TransferReason: CustomStringConvertible {
         case let .connectionLost(message): return "the connection was lost: \(message)"
         case .idleTimedOut: return "no data moved for the idle timeout; the server or network stalled"
         case let .tlsFailed(message): return "TLS failed: \(message); check the certificate (or --insecure for a test server)"
+        case let .tlsRejected(host, problem): return problem.description(host: host)
+        case let .tlsFileUnusable(option, path, problem): return "\(option) \(path): \(problem)"
+        case let .hostNotFound(host): return "could not resolve host \(host); check the host name and the network"
+        case let .connectionRefused(host, port):
+            return "\(host) refused the connection on port \(port); check the port and that the server is running"
+        case let .replyNotHTTP(host, beginning):
+            return "the reply of \(host) is not HTTP: it began with \"\(beginning)\"; check the URL's scheme and port"
+        case let .responseHeadersTooLarge(host, limit):
+            return "the response headers of \(host) are larger than \(limit / 1024) KB, the most Ferry reads"
+        case let .replyInvalid(host, problem): return "the reply of \(host) is not valid HTTP: \(problem)"
         case .stoppedAfterSending:
             return "stopped after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
         case let .other(message): return "the transfer failed: \(message)"

@@ -3,6 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
 /// `ExchangeStateMachine` — writes the head and the body (from a `BodyPump`, a chunk in flight
 /// and one read ahead, progress from completed writes), feeds the decoded response and the
@@ -46,6 +50,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var machine = ExchangeStateMachine()
         var lastActivity = NIODeadline.now()
         var watchdog: Scheduled<Void>?
+        /// The first bytes of the reply (one more than is shown, to tell that more came).
+        var replyBeginning: [UInt8] = []
+        /// Whether a response head was decoded.
+        var headReceived = false
     }
 
     /// How long an unused connection stays open.
@@ -57,6 +65,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// How many exchanges this connection has started (a reused connection has started some).
     private var exchangesStarted = 0
+    /// An error that ended the connection while no exchange ran (a TLS handshake that failed
+    /// before the first request was started): the next exchange fails with it.
+    private var errorBetweenExchanges: (error: any Error, certificate: PeerCertificateFacts?)?
 
     /// Creates the handler.
     ///
@@ -67,6 +78,18 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // Nothing is read until the pool holds the connection (`startReading`): a TLS handshake
+        // that fails at once (an untrusted certificate) would otherwise close the channel, and
+        // remove this handler, before the pool could take it, and the failure would be lost.
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+    }
+
+    /// Lets the connection read, from now on as soon as bytes arrive. **Must** be called on the
+    /// event loop, once, by whoever holds the connection (the pool, as it takes the connection):
+    /// a failure from then on (a TLS handshake that failed, the server closing the connection)
+    /// reaches this handler, and the exchange that starts next fails with it.
+    func startReading() {
+        try? context?.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -82,6 +105,11 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         exchangesStarted += 1
         generation += 1
         running = Running(request: request, generation: generation, reused: exchangesStarted > 1)
+        if let (error, certificate) = errorBetweenExchanges {
+            errorBetweenExchanges = nil
+            fail(with: error, certificate: certificate)
+            return
+        }
         guard let context, context.channel.isActive else {
             act(running?.machine.connectionClosed())
             return
@@ -167,10 +195,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Inbound
 
     /// Bytes arrived from the server (reported by `ResponseByteWatcher`, before decoding).
-    func bytesArrived() {
-        guard running != nil else { return }
+    func bytesArrived(_ bytes: ByteBuffer) {
+        guard let current = running else { return }
         running?.machine.responseBytesArrived()
         running?.lastActivity = .now()
+        let room = TransferErrorMapping.shownReplyBytes + 1 - current.replyBeginning.count
+        if room > 0 { running?.replyBeginning += bytes.readableBytesView.prefix(room) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -182,6 +212,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case let .head(head):
+            running?.headReceived = true
             let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
             act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
                                                       keepAlive: head.isKeepAlive))
@@ -202,9 +233,44 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // A TLS peer that closes without close_notify: a response framed by the close has ended
         // (the decoder says so when the channel goes inactive); anything else fails then.
         if let error = error as? NIOSSLError, case .uncleanShutdown = error { return }
-        act(running?.machine.failed(TransferErrorMapping.reason(for: error),
-                                    connectionDropped: TransferErrorMapping.isConnectionDrop(error)))
+        let certificate = Self.isTLSFailure(error) ? peerCertificate(context: context) : nil
+        if running == nil {
+            errorBetweenExchanges = (error, certificate)
+        } else {
+            fail(with: error, certificate: certificate)
+        }
         context.close(promise: nil)
+    }
+
+    /// Fails the running exchange for `error`, in words naming the request's host.
+    private func fail(with error: any Error, certificate: PeerCertificateFacts?) {
+        guard let current = running else { return }
+        let reason = TransferErrorMapping.reason(
+            for: error, host: Self.host(of: current.request.head), replyBeginning: current.replyBeginning,
+            responseHeadReceived: current.headReceived, peerCertificate: certificate, now: Int64(time(nil)))
+        act(running?.machine.failed(reason, connectionDropped: TransferErrorMapping.isConnectionDrop(error)))
+    }
+
+    /// The server's certificate, if TLS received one (also after a failed verification: BoringSSL
+    /// keeps the certificate of the handshake in progress).
+    private func peerCertificate(context: ChannelHandlerContext) -> PeerCertificateFacts? {
+        guard let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
+              let certificate = tls.peerCertificate else { return nil }
+        return PeerCertificateFacts(certificate)
+    }
+
+    private static func isTLSFailure(_ error: any Error) -> Bool {
+        error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError
+    }
+
+    /// The host a request is for: its `Host` header without the port.
+    static func host(of head: HTTPRequestHead) -> String {
+        let value = head.headers.first(name: "host") ?? "the server"
+        if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
+            return String(value[value.index(after: value.startIndex)..<end])
+        }
+        if let colon = value.lastIndex(of: ":") { return String(value[..<colon]) }
+        return value
     }
 
     // MARK: Ending
@@ -218,9 +284,15 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // The server answered while the body was going out: no chunk follows (`chunkRead`
             // checks), so the files are released now rather than when the response has ended.
             running?.request.pump.close()
-        case let .finish(outcome, fate):
+        case .finish(var outcome, let fate):
             guard let ended = running else { return }
             running = nil
+            if case let .response(response) = outcome, let context,
+               (try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)) != nil,
+               let problem = NginxClientCertificateAnswer.problem(in: response) {
+                let reason = UploadError.TransferReason.tlsRejected(host: Self.host(of: ended.request.head), problem: problem)
+                outcome = .failed(.transferFailed(reason: reason), beforeResponse: false)
+            }
             ended.watchdog?.cancel()
             ended.request.pump.close()
             if fate == .close {

@@ -2,7 +2,8 @@ import NIOCore
 
 /// Sits before the HTTP decoder and tells the `ExchangeHandler` that bytes arrived, so a
 /// failure can tell "the server answered nothing" from "the server began to answer" (a partial
-/// head the decoder is still holding counts as an answer).
+/// head the decoder is still holding counts as an answer), and shows the reply's first bytes
+/// when they are not HTTP.
 final class ResponseByteWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -15,7 +16,8 @@ final class ResponseByteWatcher: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if unwrapInboundIn(data).readableBytes > 0 { exchangeHandler.bytesArrived() }
+        let bytes = unwrapInboundIn(data)
+        if bytes.readableBytes > 0 { exchangeHandler.bytesArrived(bytes) }
         context.fireChannelRead(data)
     }
 }

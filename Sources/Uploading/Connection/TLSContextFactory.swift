@@ -1,19 +1,123 @@
+import Foundation
 import NIOSSL
 
-/// Makes the TLS client context for a job's `ConnectionOptions`.
+/// Makes the TLS client context for a job's `ConnectionOptions`, as curl reads its options:
+/// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's
+/// when neither is given), the client certificate for mutual TLS (`--cert`, its key in `--key`
+/// or in the same file), or no verification at all (`--insecure`). HTTP/1.1 only: no ALPN.
 enum TLSContextFactory {
-    /// The context: verification as the options say.
+    /// The context for `options`.
     ///
     /// - Parameter options: The job's connection options.
     /// - Returns: A context the pool keeps for every connection with these options.
-    /// - Throws: `UploadError.transferFailed(.tlsFailed)` when the context cannot be made.
+    /// - Throws: `UploadError.transferFailed(.tlsFileUnusable)` naming the option and the path
+    ///   when a file is missing, unreadable or holds no PEM certificate or key.
     static func context(for options: ConnectionOptions) throws(UploadError) -> NIOSSLContext {
         var tls = TLSConfiguration.makeClientConfiguration()
-        if !options.verifiesCertificates { tls.certificateVerification = .none }
+        if !options.verifiesCertificates {
+            tls.certificateVerification = .none
+        } else if options.certificateAuthorityFile != nil || options.certificateAuthorityDirectory != nil {
+            var roots: [NIOSSLCertificate] = []
+            if let file = options.certificateAuthorityFile {
+                roots += try certificates(inFile: file, option: "--cacert")
+            }
+            if let directory = options.certificateAuthorityDirectory {
+                roots += try certificates(inDirectory: directory, option: "--capath")
+            }
+            tls.trustRoots = .certificates(roots)
+        }
+        if let certificateFile = options.clientCertificateFile {
+            tls.certificateChain = try certificates(inFile: certificateFile, option: "--cert").map { .certificate($0) }
+            let keyFile = options.clientKeyFile ?? certificateFile
+            tls.privateKey = .privateKey(try privateKey(inFile: keyFile, option: options.clientKeyFile == nil ? "--cert" : "--key"))
+        }
         do {
             return try NIOSSLContext(configuration: tls)
         } catch {
-            throw .transferFailed(reason: .tlsFailed(message: String(describing: error)))
+            if let certificateFile = options.clientCertificateFile {
+                // The files parsed, so what BoringSSL refused is the pair.
+                throw .transferFailed(reason: .tlsFileUnusable(
+                    option: options.clientKeyFile == nil ? "--cert" : "--key", path: options.clientKeyFile ?? certificateFile,
+                    problem: "the private key does not match the certificate in \(certificateFile)"))
+            }
+            throw .transferFailed(reason: .other(message: "the TLS settings could not be used"))
         }
+    }
+
+    /// The PEM certificates in a file.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - option: The option that named it, for the error.
+    /// - Throws: `tlsFileUnusable` when it is missing, a directory, unreadable or holds none.
+    static func certificates(inFile path: String, option: String) throws(UploadError) -> [NIOSSLCertificate] {
+        let bytes = try contents(of: path, option: option)
+        let certificates = (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
+        guard !certificates.isEmpty else { throw unusable(option, path, "holds no PEM certificate") }
+        return certificates
+    }
+
+    /// Every PEM certificate in the files of a directory: hashed (`c_rehash`) or plain, files
+    /// that hold none skipped.
+    ///
+    /// - Parameters:
+    ///   - path: The directory.
+    ///   - option: The option that named it, for the error.
+    /// - Throws: `tlsFileUnusable` when it is missing, not a directory, unreadable or holds no
+    ///   certificate at all.
+    static func certificates(inDirectory path: String, option: String) throws(UploadError) -> [NIOSSLCertificate] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unusable(option, path, "no such directory")
+        }
+        guard isDirectory.boolValue else { throw unusable(option, path, "not a directory") }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            throw unusable(option, path, "cannot be read (permission denied)")
+        }
+        var found = Set<NIOSSLCertificate>()
+        var certificates: [NIOSSLCertificate] = []
+        for entry in entries.sorted() {
+            let file = (path as NSString).appendingPathComponent(entry)
+            guard let bytes = FileManager.default.contents(atPath: file),
+                  let parsed = try? NIOSSLCertificate.fromPEMBytes(Array(bytes)) else { continue }
+            for certificate in parsed where found.insert(certificate).inserted {
+                certificates.append(certificate)
+            }
+        }
+        guard !certificates.isEmpty else { throw unusable(option, path, "holds no PEM certificate") }
+        return certificates
+    }
+
+    /// The PEM private key in a file.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - option: The option that named it (`--key`, or `--cert` when the key is expected
+    ///     next to the certificate).
+    /// - Throws: `tlsFileUnusable` when it is missing, unreadable or holds no key.
+    static func privateKey(inFile path: String, option: String) throws(UploadError) -> NIOSSLPrivateKey {
+        let bytes = try contents(of: path, option: option)
+        guard let key = try? NIOSSLPrivateKey(bytes: bytes, format: .pem) else {
+            throw unusable(option, path, option == "--key"
+                ? "holds no PEM private key (or one protected by a passphrase)"
+                : "holds no PEM private key; give the key with --key FILE")
+        }
+        return key
+    }
+
+    private static func contents(of path: String, option: String) throws(UploadError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unusable(option, path, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw unusable(option, path, "is a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw unusable(option, path, "cannot be read (permission denied)")
+        }
+        return Array(data)
+    }
+
+    private static func unusable(_ option: String, _ path: String, _ problem: String) -> UploadError {
+        .transferFailed(reason: .tlsFileUnusable(option: option, path: path, problem: problem))
     }
 }

@@ -9,28 +9,104 @@ import Glibc
 import Musl
 #endif
 
-/// Maps SwiftNIO's errors onto `UploadError.TransferReason`, in words.
+/// Maps SwiftNIO's errors onto `UploadError.TransferReason`, in words that name the host and
+/// hold no type names, library names or build paths.
 enum TransferErrorMapping {
-    /// The reason an error stands for.
+    /// The most response bytes kept to show the beginning of a reply that is not HTTP.
+    static let shownReplyBytes = 20
+
+    /// NIO's limit on a response's header bytes (`NIOHTTPDecoderConfiguration`'s default).
+    static let responseHeadersLimit = 80 * 1024
+
+    /// The reason a connect error stands for (resolving, connecting, the connect timeout).
     ///
-    /// - Parameter error: An error from connecting, the channel, TLS or the HTTP decoder.
-    static func reason(for error: any Error) -> UploadError.TransferReason {
+    /// - Parameters:
+    ///   - error: An error from connecting.
+    ///   - host: The host connected to, for errors that do not carry it (a refused connection
+    ///     to an address, which needs no resolver).
+    ///   - port: Its port.
+    static func reason(for error: any Error, host: String? = nil, port: Int? = nil) -> UploadError.TransferReason {
         switch error {
         case ChannelError.connectTimeout:
             return .connectTimedOut
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            guard let host, let port else { return .connectFailed(message: "connection refused") }
+            return .connectionRefused(host: host, port: port)
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
-                return .connectFailed(message: "\(error.host) could not be resolved")
+                return .hostNotFound(host: error.host)
             }
-            let cause = error.connectionErrors.first.map { message(for: $0.error) } ?? "no address to connect to"
+            let errors = error.connectionErrors.map(\.error)
+            if !errors.isEmpty, errors.allSatisfy({ ($0 as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return .connectionRefused(host: error.host, port: error.port)
+            }
+            let cause = errors.first.map { message(for: $0) } ?? "no address to connect to"
             return .connectFailed(message: "\(cause) (\(error.host):\(error.port))")
-        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
-            return .tlsFailed(message: String(describing: error))
-        case let error as HTTPParserError:
-            return .other(message: "the server's reply is not valid HTTP (\(error))")
         default:
             return isConnectionDrop(error) ? .connectionLost(message: message(for: error)) : .other(message: message(for: error))
         }
+    }
+
+    /// The reason an error on an open connection stands for: a failed TLS handshake, a reply
+    /// that is not HTTP, a dropped connection.
+    ///
+    /// - Parameters:
+    ///   - error: An error from the channel, TLS or the HTTP decoder.
+    ///   - host: The host the connection is to.
+    ///   - replyBeginning: The first bytes the server sent in this exchange (up to
+    ///     `shownReplyBytes`), for a reply that is not HTTP.
+    ///   - responseHeadReceived: Whether a response head was decoded in this exchange.
+    ///   - peerCertificate: The server's certificate, when TLS received one.
+    ///   - now: The current time, seconds since 1970 (to tell an expired certificate).
+    static func reason(for error: any Error, host: String, replyBeginning: [UInt8], responseHeadReceived: Bool,
+                       peerCertificate: PeerCertificateFacts?, now: Int64) -> UploadError.TransferReason {
+        switch error {
+        case let NIOSSLError.handshakeFailed(.sslError(stack)), let NIOSSLError.handshakeFailed(.unknownError(stack)),
+             let BoringSSLError.sslError(stack), let BoringSSLError.unknownError(stack):
+            let reasons = stack.compactMap { TLSFailureDiagnosis.reasonName(in: $0.description) }
+            return .tlsRejected(host: host, problem: TLSFailureDiagnosis.problem(reasons: reasons, certificate: peerCertificate, now: now))
+        case NIOSSLError.handshakeFailed:
+            return .tlsRejected(host: host, problem: .other(reason: "the server ended the handshake"))
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return .tlsRejected(host: host, problem: .certificateNameMismatch(names: peerCertificate?.names ?? []))
+        case NIOSSLError.uncleanShutdown:
+            return .connectionLost(message: "the server closed the connection without ending TLS")
+        case is NIOSSLError, is NIOSSLExtraError:
+            return .tlsRejected(host: host, problem: .other(reason: "the TLS connection failed"))
+        case HTTPParserError.headerOverflow:
+            return .responseHeadersTooLarge(host: host, limit: responseHeadersLimit)
+        case let error as HTTPParserError:
+            if !responseHeadReceived, !replyBeginning.isEmpty, !looksLikeHTTP(replyBeginning) {
+                return .replyNotHTTP(host: host, beginning: printable(replyBeginning))
+            }
+            return .replyInvalid(host: host, problem: error.debugDescription)
+        default:
+            return reason(for: error, host: host)
+        }
+    }
+
+    /// Whether a reply's first bytes could begin an HTTP/1 status line (`HTTP/`).
+    static func looksLikeHTTP(_ beginning: [UInt8]) -> Bool {
+        let prefix = Array("HTTP/".utf8)
+        return beginning.prefix(prefix.count).elementsEqual(prefix.prefix(min(prefix.count, beginning.count)))
+    }
+
+    /// Bytes as text to quote: printable ASCII as it is (`"` and `\` escaped), CR, LF and tab as
+    /// `\r`, `\n`, `\t`, anything else as `\xNN`; `…` after `shownReplyBytes` bytes.
+    static func printable(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes.prefix(shownReplyBytes) {
+            switch byte {
+            case UInt8(ascii: "\""): text += "\\\""
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case UInt8(ascii: "\r"): text += "\\r"
+            case UInt8(ascii: "\n"): text += "\\n"
+            case UInt8(ascii: "\t"): text += "\\t"
+            case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return bytes.count > shownReplyBytes ? text + "…" : text
     }
 
     /// Whether the error is the connection closing or resetting under the request (as opposed to
@@ -61,8 +137,10 @@ enum TransferErrorMapping {
         switch error {
         case ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed, ChannelError.eof:
             return "the connection was closed"
+        case ChannelError.connectTimeout:
+            return "connecting timed out"
         default:
-            return String(describing: error)
+            return "an unexpected network error"
         }
     }
 }

@@ -1,0 +1,225 @@
+import Foundation
+import Multipart
+import TestSupport
+import Testing
+import Uploading
+
+/// Uploads over TLS to nginx (certificates made with `openssl` by the test) through the real
+/// manager and `HTTPTransport`: which authorities are trusted (`--cacert`, `--capath` as plain
+/// and hashed directories, `--insecure`), mutual TLS, and every certificate problem in words that
+/// name the host, hold no type or library names and no build paths, fail the job at once and are
+/// not retried.
+@Suite("TLS: trust, client certificates and certificate problems in words", .serialized, .timeLimit(.minutes(3)))
+struct TLSTrustTests {
+    /// What an upload ended as.
+    struct Ended {
+        /// The job when the queue went idle.
+        let job: UploadJob
+        /// How long it took, from enqueue to idle.
+        let elapsed: Duration
+        /// The pool's census once closing connections have closed (up to 5 s after idle).
+        let census: ConnectionPoolCensus
+    }
+
+    /// nginx with TLS on `certificate`; `/upload` is read whole (proxied to a second server block
+    /// on a Unix socket, which answers 200). With `clientAuthority`, a client certificate signed
+    /// by it is required.
+    static func nginx(_ certificate: (certificate: String, key: String), clientAuthority: String? = nil) throws -> NginxServer {
+        let clientLines = clientAuthority.map { "ssl_verify_client on; ssl_client_certificate \($0);" } ?? ""
+        return try NginxServer(
+            listenParameters: "ssl",
+            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
+            server: """
+            ssl_certificate \(certificate.certificate);
+            ssl_certificate_key \(certificate.key);
+            \(clientLines)
+            location /upload { proxy_pass http://unix:PREFIX/backend.sock; }
+            """
+        )
+    }
+
+    /// Uploads one small file to `url` with `options` (3 retries, as by default) and waits.
+    static func upload(to url: String, options: ConnectionOptions, retries: Int = 3) async throws -> Ended {
+        let dir = TemporaryDirectory()
+        let path = dir.file("file.txt", bytes: 2_000)
+        let transport = HTTPTransport()
+        let manager = UploadManager(
+            configuration: .init(concurrencyLimit: 1, retryPolicy: RetryPolicy(maximumRetries: retries), idleTimeout: .seconds(20)),
+            transport: transport
+        )
+        let start = ContinuousClock.now
+        try manager.enqueue([UploadJobSpec(url: url, files: [QueuedFile.capture(path: path)], connection: options)])
+        _ = await manager.waitUntilIdle()
+        let elapsed = start.duration(to: .now)
+        let job = try #require(manager.snapshot().jobs.first)
+        manager.stop()
+        let settled = ContinuousClock.now + .seconds(5)
+        while transport.connectionCensus.closing > 0, ContinuousClock.now < settled {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let census = transport.connectionCensus
+        try await transport.shutdown()
+        return Ended(job: job, elapsed: elapsed, census: census)
+    }
+
+    /// Checks that a text a user sees is in words: no Swift type or library names, no BoringSSL
+    /// error codes, no build paths.
+    static func expectPlainWords(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for forbidden in ["NIOSSL", "BoringSSL", "error:1000", ".build", "checkouts", "Error(", "handshakeFailed",
+                          "sslError", "NIO", "Optional(", "OPENSSL_internal"] {
+            #expect(!text.contains(forbidden), "\(forbidden) in \(text)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Checks that the job failed once, not retried, quickly, with a text containing `parts`.
+    static func expectFailure(_ ended: Ended, saying parts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = ended.job.lastError?.description ?? "(no error)"
+        #expect(ended.job.state == .failed, "\(ended.job.state)", sourceLocation: sourceLocation)
+        for part in parts {
+            #expect(text.contains(part), "\(part) not in: \(text)", sourceLocation: sourceLocation)
+        }
+        expectPlainWords(text, sourceLocation: sourceLocation)
+        #expect(ended.job.attempts == 1, "a TLS failure is not retried: \(ended.job.attemptHistory.map(\.error))", sourceLocation: sourceLocation)
+        #expect(ended.job.lastError?.isRetryable == false, sourceLocation: sourceLocation)
+        #expect(ended.elapsed < .seconds(5), "a TLS failure ends the attempt at once: \(ended.elapsed)", sourceLocation: sourceLocation)
+    }
+
+    @Test("--cacert FILE trusts the test's authority; nginx read the whole upload and answered 200")
+    func trustsAuthorityFile() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server"))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        #expect(ended.job.state == .succeeded, "\(ended.job.lastError?.description ?? "")")
+        #expect(ended.job.response?.status == 200)
+        #expect(server.accessLog.contains { $0.hasPrefix("POST /upload 200") }, "\(server.accessLog)")
+    }
+
+    @Test("--capath DIR trusts the certificates in a plain directory and in a hashed (c_rehash) one")
+    func trustsAuthorityDirectory() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server"))
+        let plain = TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: certificates.authority, toPath: plain.path("company-ca.pem"))
+        try "not a certificate\n".write(toFile: plain.path("README"), atomically: true, encoding: .utf8)
+        let hashed = TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: certificates.authority, toPath: hashed.path("ca.pem"))
+        try TestCertificates.openssl(["rehash", hashed.path])
+        // Only the hashed name stays, as a file of its own (openssl rehash made it a link).
+        let link = try #require(try FileManager.default.contentsOfDirectory(atPath: hashed.path).first { $0.hasSuffix(".0") })
+        try FileManager.default.removeItem(atPath: hashed.path(link))
+        try FileManager.default.moveItem(atPath: hashed.path("ca.pem"), toPath: hashed.path(link))
+        for directory in [plain.path, hashed.path] {
+            let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                              options: ConnectionOptions(certificateAuthorityDirectory: directory))
+            #expect(ended.job.state == .succeeded, "\(directory): \(ended.job.lastError?.description ?? "")")
+        }
+    }
+
+    @Test("--insecure uploads to a server whose authority is not trusted")
+    func insecure() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server"))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(verifiesCertificates: false))
+        #expect(ended.job.state == .succeeded, "\(ended.job.lastError?.description ?? "")")
+    }
+
+    @Test("an authority that is not trusted: named, with --cacert and --insecure as the ways out; once, at once")
+    func unknownAuthority() async throws {
+        let certificates = try TestCertificates(name: "Internal Test Authority")
+        let server = try Self.nginx(try certificates.issue("server"))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload", options: ConnectionOptions())
+        Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1", "signed by an authority that is not trusted",
+                                           "Internal Test Authority", "--cacert FILE", "--insecure"])
+        #expect(server.accessLog.isEmpty)
+    }
+
+    @Test("an expired certificate says when it expired")
+    func expired() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server", validity: .expired))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1 expired on 2020-01-02 00:00 UTC", "--insecure"])
+    }
+
+    @Test("a certificate not yet valid says from when, and to check the clock")
+    func notYetValid() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server", validity: .notYetValid))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1 is not valid before 2090-01-01 00:00 UTC", "clock"])
+    }
+
+    @Test("a self-signed certificate says so")
+    func selfSigned() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.selfSigned("lonely"))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload", options: ConnectionOptions())
+        Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1 is self-signed", "--cacert FILE", "--insecure"])
+    }
+
+    @Test("a certificate for another name lists the names it holds")
+    func otherName() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("other", for: ["DNS:other.example", "DNS:*.other.example", "IP:10.9.8.7"]))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        Self.expectFailure(ended, saying: ["the certificate of 127.0.0.1 is for other names (other.example, *.other.example, 10.9.8.7)"])
+    }
+
+    @Test("mutual TLS with nginx's ssl_verify_client: --cert and --key, or --cert holding both, are accepted; none, or one of another authority, in words")
+    func clientCertificate() async throws {
+        let certificates = try TestCertificates()
+        let clients = try TestCertificates(name: "Ferry Client CA")
+        let server = try Self.nginx(try certificates.issue("server"), clientAuthority: clients.authority)
+        let client = try clients.issue("client", for: ["DNS:client.example"], usage: "clientAuth")
+        let both = clients.directory.path("client-and-key.pem")
+        try (String(contentsOfFile: client.certificate, encoding: .utf8) + String(contentsOfFile: client.key, encoding: .utf8))
+            .write(toFile: both, atomically: true, encoding: .utf8)
+        let url = "https://127.0.0.1:\(server.port)/upload"
+        let separate = try await Self.upload(to: url, options: ConnectionOptions(
+            certificateAuthorityFile: certificates.authority, clientCertificateFile: client.certificate, clientKeyFile: client.key))
+        #expect(separate.job.state == .succeeded, "\(separate.job.lastError?.description ?? "")")
+        let combined = try await Self.upload(to: url, options: ConnectionOptions(
+            certificateAuthorityFile: certificates.authority, clientCertificateFile: both))
+        #expect(combined.job.state == .succeeded, "\(combined.job.lastError?.description ?? "")")
+        #expect(server.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == 2, "\(server.accessLog)")
+
+        let without = try await Self.upload(to: url, options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        Self.expectFailure(without, saying: ["127.0.0.1 wants a client certificate: give one with --cert FILE (and --key FILE)"])
+        let stranger = try certificates.issue("stranger", for: ["DNS:client.example"], usage: "clientAuth")
+        let refused = try await Self.upload(to: url, options: ConnectionOptions(
+            certificateAuthorityFile: certificates.authority, clientCertificateFile: stranger.certificate, clientKeyFile: stranger.key))
+        Self.expectFailure(refused, saying: ["127.0.0.1 did not accept the client certificate"])
+    }
+
+    @Test("files given for trust or a client certificate that cannot be used: the option, the path and what is wrong")
+    func unusableFiles() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(try certificates.issue("server"))
+        let dir = TemporaryDirectory()
+        let text = dir.file("notes.txt", bytes: 100)
+        let client = try certificates.issue("client", usage: "clientAuth")
+        let other = try certificates.issue("other-client", usage: "clientAuth")
+        let url = "https://127.0.0.1:\(server.port)/upload"
+        let cases: [(ConnectionOptions, String)] = [
+            (ConnectionOptions(certificateAuthorityFile: dir.path("missing.pem")), "--cacert \(dir.path("missing.pem")): no such file"),
+            (ConnectionOptions(certificateAuthorityFile: text), "--cacert \(text): holds no PEM certificate"),
+            (ConnectionOptions(certificateAuthorityFile: dir.path), "--cacert \(dir.path): is a directory, not a file"),
+            (ConnectionOptions(certificateAuthorityDirectory: dir.path("none")), "--capath \(dir.path("none")): no such directory"),
+            (ConnectionOptions(certificateAuthorityDirectory: dir.path), "--capath \(dir.path): holds no PEM certificate"),
+            (ConnectionOptions(clientCertificateFile: client.certificate), "--cert \(client.certificate): holds no PEM private key; give the key with --key FILE"),
+            (ConnectionOptions(clientCertificateFile: client.certificate, clientKeyFile: dir.path("k.pem")), "--key \(dir.path("k.pem")): no such file"),
+            (ConnectionOptions(clientCertificateFile: client.certificate, clientKeyFile: other.key),
+             "--key \(other.key): the private key does not match the certificate in \(client.certificate)"),
+        ]
+        for (options, expected) in cases {
+            let ended = try await Self.upload(to: url, options: options)
+            Self.expectFailure(ended, saying: [expected])
+        }
+        #expect(server.accessLog.isEmpty)
+    }
+}
