@@ -122,10 +122,11 @@ final class ConnectionSetup: Sendable {
                 throw UploadError.transferFailed(reason: .connectionLost(message: "the connection closed at once"))
             }
             return PooledConnection(id: id, channel: channel, handler: handler)
-        }.whenComplete { result in
+        }.whenComplete { [plan] result in
             timer.cancel()
             finish(result.mapError { error in
-                error as? UploadError ?? .transferFailed(reason: TransferErrorMapping.reason(for: error))
+                error as? UploadError ?? .transferFailed(reason: TransferErrorMapping.reason(
+                    for: error, host: plan.endpoint.host, port: plan.endpoint.port))
             })
         }
         return outcome.futureResult
@@ -149,7 +150,8 @@ final class ConnectionSetup: Sendable {
             }
             failure = .transferFailed(reason: .proxyConnectFailed(proxy: proxy.address, message: message))
         } else {
-            failure = .transferFailed(reason: TransferErrorMapping.reason(for: error))
+            failure = .transferFailed(reason: TransferErrorMapping.reason(for: error, host: plan.endpoint.host,
+                                                                          port: plan.endpoint.port))
         }
         eventLoop.execute { self.abandon(failure) }
         return failure
@@ -167,7 +169,7 @@ final class ConnectionSetup: Sendable {
         if let tls = plan.tls, let handshakeCompleted {
             let host = plan.endpoint.host
             try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.isIPAddress ? nil : host))
-            try operations.addHandler(TLSHandshakeWatcher(completed: handshakeCompleted))
+            try operations.addHandler(TLSHandshakeWatcher(host: host, completed: handshakeCompleted))
         }
         let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))

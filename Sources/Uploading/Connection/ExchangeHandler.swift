@@ -65,8 +65,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// How many exchanges this connection has started (a reused connection has started some).
     private var exchangesStarted = 0
-    /// An error that ended the connection while no exchange ran (a TLS handshake that failed
-    /// before the first request was started): the next exchange fails with it.
+    /// An error that ended the connection while no exchange ran (the pool had not yet handed it
+    /// over): the next exchange fails with it.
     private var errorBetweenExchanges: (error: any Error, certificate: PeerCertificateFacts?)?
 
     /// Creates the handler.
@@ -78,18 +78,6 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        // Nothing is read until the pool holds the connection (`startReading`): a TLS handshake
-        // that fails at once (an untrusted certificate) would otherwise close the channel, and
-        // remove this handler, before the pool could take it, and the failure would be lost.
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
-    }
-
-    /// Lets the connection read, from now on as soon as bytes arrive. **Must** be called on the
-    /// event loop, once, by whoever holds the connection (the pool, as it takes the connection):
-    /// a failure from then on (a TLS handshake that failed, the server closing the connection)
-    /// reaches this handler, and the exchange that starts next fails with it.
-    func startReading() {
-        try? context?.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -8,13 +8,11 @@ final class PooledConnection: Sendable {
     let channel: any Channel
     private let handler: NIOLoopBound<ExchangeHandler>
 
-    /// Wraps a connected channel and lets it read (its handler reads nothing until the pool
-    /// holds it). **Must** be called on the channel's event loop.
+    /// Wraps a connected channel. **Must** be called on the channel's event loop.
     init(id: ConnectionPoolStateMachine.ConnectionID, channel: any Channel, handler: ExchangeHandler) {
         self.id = id
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-        handler.startReading()
     }
 
     /// Runs one exchange (from any thread).

@@ -45,9 +45,9 @@ struct ProxyCommandTests {
 
     @Test("--proxy: https goes through CONNECT; the proxy's log shows it, the server got the file once")
     func proxyOption() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
-        let (process, status) = try await send(["-k", "--proxy", proxy.url(), "--url", "https://127.0.0.1:\(nginx.port)/upload"])
+        let (process, status) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(), "--url", "https://127.0.0.1:\(nginx.port)/upload"])
         #expect(status == 0, "\(process.outputLines) \(process.errorText)")
         #expect(succeeded(process))
         #expect(proxy.requests == ["CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"])
@@ -56,9 +56,9 @@ struct ProxyCommandTests {
 
     @Test("https_proxy, HTTPS_PROXY and all_proxy choose the proxy for https", arguments: ["https_proxy", "HTTPS_PROXY", "all_proxy"])
     func httpsProxyVariables(variable: String) async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
-        let (process, status) = try await send(["-k", "--url", "https://127.0.0.1:\(nginx.port)/upload"],
+        let (process, status) = try await send(["--cacert", certificates.authority, "--url", "https://127.0.0.1:\(nginx.port)/upload"],
                                                environment: [variable: proxy.url()])
         #expect(status == 0, "\(process.outputLines) \(process.errorText)")
         #expect(proxy.requests == ["CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"])
@@ -79,17 +79,17 @@ struct ProxyCommandTests {
 
     @Test("no_proxy (and --noproxy) bypass the proxy: its log shows nothing, the upload succeeds")
     func noProxyBypass() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let url = "https://127.0.0.1:\(nginx.port)/upload"
-        let (viaVariable, variableStatus) = try await send(["-k", "--url", url],
+        let (viaVariable, variableStatus) = try await send(["--cacert", certificates.authority, "--url", url],
                                                            environment: ["https_proxy": proxy.url(), "no_proxy": "localhost,127.0.0.1"])
         #expect(variableStatus == 0, "\(viaVariable.outputLines)")
-        let (viaOption, optionStatus) = try await send(["-k", "--proxy", proxy.url(), "--noproxy", "*", "--url", url])
+        let (viaOption, optionStatus) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(), "--noproxy", "*", "--url", url])
         #expect(optionStatus == 0, "\(viaOption.outputLines)")
         #expect(proxy.requests.isEmpty)
         #expect(nginx.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == 2)
-        let (otherHosts, otherStatus) = try await send(["-k", "--url", url],
+        let (otherHosts, otherStatus) = try await send(["--cacert", certificates.authority, "--url", url],
                                                        environment: ["https_proxy": proxy.url(), "no_proxy": "example.com"])
         #expect(otherStatus == 0, "\(otherHosts.outputLines)")
         #expect(proxy.requests == ["CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"])
@@ -97,19 +97,19 @@ struct ProxyCommandTests {
 
     @Test("407 without credentials, and with wrong ones, in words; the right ones pass")
     func credentials() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: ("ferry", "s3cret"))
         let url = "https://127.0.0.1:\(nginx.port)/upload"
-        let (without, withoutStatus) = try await send(["-k", "--proxy", proxy.url(), "--url", url])
+        let (without, withoutStatus) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(), "--url", url])
         #expect(withoutStatus != 0)
         #expect(failure(without) == "the proxy at 127.0.0.1:\(proxy.port) wants credentials (407): "
             + "give them in --proxy http://user:password@127.0.0.1:\(proxy.port)")
-        let (wrong, wrongStatus) = try await send(["-k", "--proxy", proxy.url(credentials: ("ferry", "nope")), "--url", url])
+        let (wrong, wrongStatus) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(credentials: ("ferry", "nope")), "--url", url])
         #expect(wrongStatus != 0)
         let wrongText = try #require(failure(wrong))
         #expect(wrongText.hasPrefix("the proxy at 127.0.0.1:\(proxy.port) refused the credentials (401)"))
         #expect(!wrongText.contains("nope"))
-        let (right, rightStatus) = try await send(["-k", "--proxy", proxy.url(credentials: ("ferry", "s3cret")), "--url", url])
+        let (right, rightStatus) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(credentials: ("ferry", "s3cret")), "--url", url])
         #expect(rightStatus == 0, "\(right.outputLines)")
         #expect(nginx.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == 1)
     }

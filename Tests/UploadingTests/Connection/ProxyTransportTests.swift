@@ -58,10 +58,9 @@ struct ProxyTransportTests {
         nginx.accessLog.filter { $0.hasPrefix("POST ") }
     }
 
-    /// Options sending https through `proxy` (not verifying the test's certificate until the
-    /// CA option is implemented).
-    private func tunnelOptions(_ proxy: String) -> ConnectionOptions {
-        ConnectionOptions(verifiesCertificates: false, httpsProxy: proxy)
+    /// Options sending https through `proxy`, trusting the test's authority.
+    private func tunnelOptions(_ proxy: String, trusting certificates: TestCertificates) -> ConnectionOptions {
+        ConnectionOptions(certificateAuthorityFile: certificates.authority, httpsProxy: proxy)
     }
 
     @Test("plain http goes to the proxy as absolute-form requests and reaches the receiver once each")
@@ -82,11 +81,11 @@ struct ProxyTransportTests {
 
     @Test("https goes through CONNECT, TLS end to end; the server gets each file once")
     func tunnelsHTTPS() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let transport = HTTPTransport()
         let run = try await upload(3, to: "https://127.0.0.1:\(nginx.port)/upload",
-                                   options: tunnelOptions(proxy.url()), over: transport)
+                                   options: tunnelOptions(proxy.url(), trusting: certificates), over: transport)
         try await transport.shutdown()
         #expect(run.summary.succeeded == 3, "\(run.jobs.map { $0.lastError?.description ?? "" })")
         #expect(proxy.requests.contains("CONNECT 127.0.0.1:\(nginx.port) HTTP/1.1"))
@@ -95,11 +94,11 @@ struct ProxyTransportTests {
 
     @Test("a proxy that wants credentials: 407 in words, not retried")
     func wantsCredentials() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
-                                   options: tunnelOptions(proxy.url()), over: transport, retries: 3)
+                                   options: tunnelOptions(proxy.url(), trusting: certificates), over: transport, retries: 3)
         try await transport.shutdown()
         let job = try #require(run.jobs.first)
         #expect(job.lastError == .transferFailed(reason: .proxyAuthenticationFailed(
@@ -113,11 +112,11 @@ struct ProxyTransportTests {
 
     @Test("wrong credentials: the proxy refused them (tinyproxy answers CONNECT with 401), not retried")
     func wrongCredentials() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
-                                   options: tunnelOptions(proxy.url(credentials: ("ferry", "wrong"))), over: transport, retries: 3)
+                                   options: tunnelOptions(proxy.url(credentials: ("ferry", "wrong")), trusting: certificates), over: transport, retries: 3)
         try await transport.shutdown()
         let job = try #require(run.jobs.first)
         #expect(job.lastError == .transferFailed(reason: .proxyAuthenticationFailed(
@@ -129,11 +128,11 @@ struct ProxyTransportTests {
 
     @Test("the right credentials: https through CONNECT and plain http both pass the proxy")
     func rightCredentials() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let https = try await upload(2, to: "https://127.0.0.1:\(nginx.port)/upload",
-                                     options: tunnelOptions(proxy.url(credentials: Self.credentials)), over: transport)
+                                     options: tunnelOptions(proxy.url(credentials: Self.credentials), trusting: certificates), over: transport)
         #expect(https.summary.succeeded == 2, "\(https.jobs.map { $0.lastError?.description ?? "" })")
         #expect(posts(nginx).count == 2)
         try await LiveUpload.run { url, _, _, book in
@@ -166,11 +165,11 @@ struct ProxyTransportTests {
 
     @Test("a CONNECT the proxy refuses (a port it does not allow): 403 in words, naming proxy and server")
     func refusedTunnel() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [443])
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
-                                   options: tunnelOptions(proxy.url()), over: transport, retries: 3)
+                                   options: tunnelOptions(proxy.url(), trusting: certificates), over: transport, retries: 3)
         try await transport.shutdown()
         let job = try #require(run.jobs.first)
         guard case let .transferFailed(reason: .proxyRefusedTunnel(proxyAddress, target, status, _))? = job.lastError else {
@@ -191,7 +190,7 @@ struct ProxyTransportTests {
         let port = try FreePort.find()
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:9/upload",
-                                   options: tunnelOptions("http://127.0.0.1:\(port)"), over: transport, retries: 2)
+                                   options: ConnectionOptions(httpsProxy: "http://127.0.0.1:\(port)"), over: transport, retries: 2)
         try await transport.shutdown()
         let job = try #require(run.jobs.first)
         #expect(job.lastError?.description == "could not connect to the proxy 127.0.0.1:\(port): connection refused")
@@ -200,9 +199,9 @@ struct ProxyTransportTests {
 
     @Test("no_proxy: a host in the list goes straight to the server, the proxy sees nothing; another list does not")
     func noProxyBypass() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
-        var options = tunnelOptions(proxy.url())
+        var options = tunnelOptions(proxy.url(), trusting: certificates)
         options.noProxy = ["localhost", "127.0.0.1"]
         let transport = HTTPTransport()
         let bypassed = try await upload(2, to: "https://127.0.0.1:\(nginx.port)/upload", options: options, over: transport)
@@ -218,11 +217,11 @@ struct ProxyTransportTests {
 
     @Test("200 small uploads through CONNECT and 200 forwarded: all succeed once, no connection left leased or waiting")
     func manyThroughProxy() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, certificates) = try tlsServer()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let transport = HTTPTransport()
         let https = try await upload(200, prefix: "tls", to: "https://127.0.0.1:\(nginx.port)/upload",
-                                     options: tunnelOptions(proxy.url()), over: transport, concurrency: 8)
+                                     options: tunnelOptions(proxy.url(), trusting: certificates), over: transport, concurrency: 8)
         #expect(https.summary.succeeded == 200, "\(Set(https.jobs.compactMap { $0.lastError?.description }))")
         #expect(posts(nginx).count == 200)
         let tunnels = proxy.requests.count
@@ -251,8 +250,8 @@ struct ProxyTransportTests {
         let census = transport.connectionCensus
         try await transport.shutdown()
         let job = try #require(run.jobs.first)
-        guard case .transferFailed(reason: .tlsFailed)? = job.lastError else {
-            Issue.record("expected a TLS failure, got \(String(describing: job.lastError))")
+        guard case .transferFailed(reason: .tlsRejected(host: "127.0.0.1", problem: .certificateIssuerUnknown))? = job.lastError else {
+            Issue.record("expected an untrusted authority, got \(String(describing: job.lastError))")
             return
         }
         #expect(job.attempts == 1)

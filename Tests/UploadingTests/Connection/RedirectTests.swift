@@ -149,9 +149,8 @@ struct RedirectTests {
         let file = try Self.file(in: directory)
         let transport = HTTPTransport()
         let manager = UploadManager(configuration: .init(concurrencyLimit: 1), transport: transport)
-        // The test's authority is not trusted yet (--cacert comes with the TLS work): skip verification.
         let spec = UploadJobSpec(url: "https://127.0.0.1:\(nginx.port)/old", files: [QueuedFile.capture(path: file)],
-                                 connection: ConnectionOptions(verifiesCertificates: false, followsRedirects: true))
+                                 connection: ConnectionOptions(certificateAuthorityFile: certificates.authority, followsRedirects: true))
         let id = try manager.enqueue([spec])[0]
         _ = await manager.waitUntilIdle()
         let job = try #require(manager.job(id))
