@@ -39,6 +39,21 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (HTTP/2 is offered over https otherwise).")
     var http1_1 = false
 
+    mutating func validate() throws {
+        // A --proxy that cannot be used is refused before anything is queued, in the words the
+        // engine would use (one from the environment fails the jobs it applies to).
+        if let proxy {
+            do {
+                _ = try ProxyServer(url: proxy)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if clientKey != nil, clientCertificate == nil {
+            throw ValidationError("--key needs --cert: give the client certificate too")
+        }
+    }
+
     /// Whether any of these options was given.
     var anyGiven: Bool {
         insecure || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil

@@ -120,10 +120,17 @@ struct ProxyCommandTests {
         let (down, downStatus) = try await send(["--proxy", "http://127.0.0.1:\(port)", "--url", "https://127.0.0.1:9/upload"])
         #expect(downStatus != 0)
         #expect(failure(down) == "could not connect to the proxy 127.0.0.1:\(port): connection refused")
+        // --proxy is checked before anything is queued: a usage error.
         let (socks, socksStatus) = try await send(["--proxy", "socks5://user:secret@127.0.0.1:\(port)",
                                                    "--url", "https://127.0.0.1:9/upload"])
-        #expect(socksStatus != 0)
-        let text = try #require(failure(socks))
+        #expect(socksStatus == 2)
+        #expect(socks.errorText.contains("socks5://127.0.0.1:\(port)") && socks.errorText.contains("--proxy"), "\(socks.errorText)")
+        #expect(!socks.errorText.contains("secret"))
+        // From the environment, it fails the jobs it applies to.
+        let (viaVariable, variableStatus) = try await send(["--url", "https://127.0.0.1:9/upload"],
+                                                           environment: ["https_proxy": "socks5://user:secret@127.0.0.1:\(port)"])
+        #expect(variableStatus == 1)
+        let text = try #require(failure(viaVariable))
         #expect(text.contains("socks5://127.0.0.1:\(port)") && text.contains("--proxy") && !text.contains("secret"))
     }
 }

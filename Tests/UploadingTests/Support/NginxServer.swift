@@ -77,7 +77,7 @@ final class NginxServer {
                 self.port = port
                 return
             }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let log = (try? String(contentsOfFile: directory.path("logs/error.log"), encoding: .utf8)) ?? ""
             lastError = TestFailure("nginx did not start on port \(port): \(log.suffix(400))")

@@ -53,7 +53,7 @@ final class PythonScriptServer: Sendable {
             if port == nil { usleep(10_000) }
         }
         guard let port else {
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw TestFailure("the Python server did not start")
         }
         self.process = process
