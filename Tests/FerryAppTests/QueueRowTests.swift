@@ -58,6 +58,17 @@ struct QueueRowTests {
         #expect(details.contains("Attempts: 2, 1 of them an automatic retry"), "\(details)")
     }
 
+    @Test("details name the proxy a job goes through, without its credentials")
+    func detailsNameTheProxy() {
+        var spec = Self.spec("a.txt", size: 1)
+        spec.connection.httpProxy = "http://ann:pw@proxy.example:3128"
+        var app = Self.queueApp([UploadJob(id: 1, spec: spec)])
+        app.press(.enter)
+        let details = Self.trimmed(app.screen(width: 80, height: 24).lines())
+        #expect(details.contains("Request: POST http://h/u via proxy proxy.example:3128"), "\(details)")
+        #expect(!details.joined().contains("pw@"))
+    }
+
     @Test("a redirect that was not followed says where the endpoint went, not the 3xx page's first line")
     func redirectNotFollowed() {
         let moved = UploadJob(id: 1, spec: Self.spec("a.txt", size: 1), state: .failed, attempts: 1,

@@ -46,7 +46,8 @@ struct JobDetails: Widget {
             lines.append(TextLine("File: \(file.path.displayablePath) (\(HumanFormat.bytes(file.size ?? 0)))"))
         }
         let body = job.progress.totalBytes.map { " · body \(HumanFormat.bytes($0))" } ?? ""
-        lines.append(TextLine("Request: \(spec.method) \(spec.url)\(body)"))
+        let proxy = spec.connection.proxyAddress(for: spec.url).map { " via proxy \($0)" } ?? ""
+        lines.append(TextLine("Request: \(spec.method) \(spec.url)\(proxy)\(body)"))
         for file in spec.files {
             let name = file.path.displayableLastComponent
             lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",

@@ -22,17 +22,11 @@ struct StatusLine: Widget {
         } else {
             let settings = state.form.settings
             let url = settings.url.isEmpty ? "no URL (set it in the Form)" : settings.url
-            let proxy = Self.proxy(for: settings).map { " via proxy \($0)" } ?? ""
+            let proxy = settings.connection.proxyAddress(for: settings.url).map { " via proxy \($0)" } ?? ""
             let urlWidth = max(0, leftWidth - 3 - DisplayWidth.of(proxy))
             buffer.put(" → " + DisplayWidth.truncateMiddle(url, toWidth: urlWidth) + proxy, at: row.origin,
                        style: Theme.status, maxWidth: leftWidth)
         }
-    }
-
-    /// The proxy (`host:port`) the form's URL goes through, if any.
-    private static func proxy(for settings: FormSettings) -> String? {
-        guard let target = try? UploadTarget(settings.url) else { return nil }
-        return (try? settings.connection.proxy(for: target))??.address
     }
 
     /// The right-hand text. Every count is spelled out on a wide row; below 100 columns the

@@ -12,6 +12,17 @@ extension ConnectionOptions {
         try proxy(scheme: target.scheme, host: target.host)
     }
 
+    /// The proxy's `host:port` (never its credentials) that requests to `url` go through: nil
+    /// when they go straight to the server, or when `url` or the proxy URL cannot be used (the
+    /// request then fails and says why). What the interface shows ("via proxy HOST:PORT").
+    ///
+    /// - Parameter url: The upload URL.
+    /// - Returns: The proxy's address, or nil.
+    public func proxyAddress(for url: String) -> String? {
+        guard let target = try? UploadTarget(url) else { return nil }
+        return (try? proxy(for: target))??.address
+    }
+
     /// The proxy for a request with `scheme` to `host`, or nil.
     ///
     /// - Parameters:
