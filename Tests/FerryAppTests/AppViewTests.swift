@@ -61,7 +61,7 @@ struct AppViewTests {
             "Mode         one request per file",
             "Concurrency  4",
             "Retries      3",
-            "Secrets      forgotten on quit (Authorization, tokens)",
+            "Secrets      forgotten on quit (Authorization, tokens, proxy",
             "Param        note=hi",
             "+ parameter  n or Enter adds a parameter (key=value)",
             "Header       Authorization: ••••••••",

@@ -66,7 +66,7 @@ public struct FormState: Hashable, Sendable {
         case .mode: settings.mode.label
         case .concurrency: rejectedNumbers[.concurrency] ?? String(settings.concurrency)
         case .retries: rejectedNumbers[.retries] ?? String(settings.retries)
-        case .remembersSecrets: settings.remembersSecrets ? "remembered for the next start" : "forgotten on quit (Authorization, tokens)"
+        case .remembersSecrets: settings.remembersSecrets ? "remembered for the next start" : "forgotten on quit (Authorization, tokens, proxy password)"
         case .parameter(let index): settings.parameters[index].name + "=" + settings.parameters[index].value
         case .header(let index): settings.headers[index].name + ": " + settings.headers[index].value
         case .newParameter: "n or Enter adds a parameter (key=value)"
