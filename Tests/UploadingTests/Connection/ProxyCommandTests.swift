@@ -13,18 +13,6 @@ struct ProxyCommandTests {
         "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
     ].reduce(into: [String: String]()) { $0[$1] = "" }
 
-    /// nginx with TLS for 127.0.0.1, answering 200 to every request.
-    private func tlsServer() throws -> (NginxServer, TestCertificates) {
-        let certificates = try TestCertificates()
-        _ = try certificates.issue("server")
-        let nginx = try NginxServer(directory: certificates.directory, listenParameters: "ssl", server: """
-            ssl_certificate PREFIX/server.pem;
-            ssl_certificate_key PREFIX/server.key;
-            location / { return 200 "stored\\n"; }
-            """)
-        return (nginx, certificates)
-    }
-
     /// Runs `ferry send --json ARGUMENTS FILE` with `environment` and returns it once it exited.
     private func send(_ arguments: [String], environment: [String: String] = [:]) async throws -> (FerryProcess, Int32) {
         let dir = TemporaryDirectory()
@@ -45,7 +33,7 @@ struct ProxyCommandTests {
 
     @Test("--proxy: https goes through CONNECT; the proxy's log shows it, the server got the file once")
     func proxyOption() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let (process, status) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(), "--url", "https://127.0.0.1:\(nginx.port)/upload"])
         #expect(status == 0, "\(process.outputLines) \(process.errorText)")
@@ -56,7 +44,7 @@ struct ProxyCommandTests {
 
     @Test("https_proxy, HTTPS_PROXY and all_proxy choose the proxy for https", arguments: ["https_proxy", "HTTPS_PROXY", "all_proxy"])
     func httpsProxyVariables(variable: String) async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let (process, status) = try await send(["--cacert", certificates.authority, "--url", "https://127.0.0.1:\(nginx.port)/upload"],
                                                environment: [variable: proxy.url()])
@@ -79,7 +67,7 @@ struct ProxyCommandTests {
 
     @Test("no_proxy (and --noproxy) bypass the proxy: its log shows nothing, the upload succeeds")
     func noProxyBypass() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let url = "https://127.0.0.1:\(nginx.port)/upload"
         let (viaVariable, variableStatus) = try await send(["--cacert", certificates.authority, "--url", url],
@@ -97,7 +85,7 @@ struct ProxyCommandTests {
 
     @Test("407 without credentials, and with wrong ones, in words; the right ones pass")
     func credentials() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: ("ferry", "s3cret"))
         let url = "https://127.0.0.1:\(nginx.port)/upload"
         let (without, withoutStatus) = try await send(["--cacert", certificates.authority, "--proxy", proxy.url(), "--url", url])

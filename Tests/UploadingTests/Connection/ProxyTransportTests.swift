@@ -40,19 +40,6 @@ struct ProxyTransportTests {
         return Run(summary: summary, jobs: jobs)
     }
 
-    /// nginx with TLS (a certificate for 127.0.0.1 from a CA made for the test), answering 200
-    /// to every request (reading and dropping the body).
-    private func tlsServer() throws -> (NginxServer, TestCertificates) {
-        let certificates = try TestCertificates()
-        _ = try certificates.issue("server")
-        let nginx = try NginxServer(directory: certificates.directory, listenParameters: "ssl", server: """
-            ssl_certificate PREFIX/server.pem;
-            ssl_certificate_key PREFIX/server.key;
-            location / { return 200 "stored\\n"; }
-            """)
-        return (nginx, certificates)
-    }
-
     /// The POST lines of nginx's access log.
     private func posts(_ nginx: NginxServer) -> [String] {
         nginx.accessLog.filter { $0.hasPrefix("POST ") }
@@ -81,7 +68,7 @@ struct ProxyTransportTests {
 
     @Test("https goes through CONNECT, TLS end to end; the server gets each file once")
     func tunnelsHTTPS() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let transport = HTTPTransport()
         let run = try await upload(3, to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -94,7 +81,7 @@ struct ProxyTransportTests {
 
     @Test("a proxy that wants credentials: 407 in words, not retried")
     func wantsCredentials() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -112,7 +99,7 @@ struct ProxyTransportTests {
 
     @Test("wrong credentials: the proxy refused them (tinyproxy answers CONNECT with 401), not retried")
     func wrongCredentials() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -128,7 +115,7 @@ struct ProxyTransportTests {
 
     @Test("the right credentials: https through CONNECT and plain http both pass the proxy")
     func rightCredentials() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port], credentials: Self.credentials)
         let transport = HTTPTransport()
         let https = try await upload(2, to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -165,7 +152,7 @@ struct ProxyTransportTests {
 
     @Test("a CONNECT the proxy refuses (a port it does not allow): 403 in words, naming proxy and server")
     func refusedTunnel() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [443])
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -199,7 +186,7 @@ struct ProxyTransportTests {
 
     @Test("no_proxy: a host in the list goes straight to the server, the proxy sees nothing; another list does not")
     func noProxyBypass() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         var options = tunnelOptions(proxy.url(), trusting: certificates)
         options.noProxy = ["localhost", "127.0.0.1"]
@@ -217,7 +204,7 @@ struct ProxyTransportTests {
 
     @Test("200 small uploads through CONNECT and 200 forwarded: all succeed once, no connection left leased or waiting")
     func manyThroughProxy() async throws {
-        let (nginx, certificates) = try tlsServer()
+        let (nginx, certificates) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let transport = HTTPTransport()
         let https = try await upload(200, prefix: "tls", to: "https://127.0.0.1:\(nginx.port)/upload",
@@ -242,7 +229,7 @@ struct ProxyTransportTests {
 
     @Test("through the tunnel, a certificate the client does not trust fails the connect as a TLS failure, once")
     func untrustedThroughTunnel() async throws {
-        let (nginx, _) = try tlsServer()
+        let (nginx, _) = try NginxServer.answeringOverTLS()
         let proxy = try Tinyproxy(connectPorts: [nginx.port])
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:\(nginx.port)/upload",

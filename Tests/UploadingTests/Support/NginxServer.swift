@@ -66,19 +66,12 @@ final class NginxServer {
             """
             let path = directory.path("nginx.conf")
             try configuration.write(toFile: path, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", directory.path, "-c", path, "-e", directory.path("logs/error.log")]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if FreePort.waitUntilListening(port: port, while: { process.isRunning }) {
+            if let process = try ServerLaunch.start(
+                nginx, arguments: ["-p", directory.path, "-c", path, "-e", directory.path("logs/error.log")], port: port) {
                 self.process = process
                 self.port = port
                 return
             }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
             let log = (try? String(contentsOfFile: directory.path("logs/error.log"), encoding: .utf8)) ?? ""
             lastError = TestFailure("nginx did not start on port \(port): \(log.suffix(400))")
         }

@@ -45,19 +45,11 @@ final class Tinyproxy {
             if let credentials { lines.append("BasicAuth \(credentials.user) \(credentials.password)") }
             let path = directory.path("tinyproxy.conf")
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tinyproxy)
-            process.arguments = ["-d", "-c", path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if FreePort.waitUntilListening(port: port, while: { process.isRunning }) {
+            if let process = try ServerLaunch.start(tinyproxy, arguments: ["-d", "-c", path], port: port) {
                 self.process = process
                 self.port = port
                 return
             }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
             let log = (try? String(contentsOfFile: directory.path("tinyproxy.log"), encoding: .utf8)) ?? ""
             lastError = TestFailure("tinyproxy did not start on port \(port): \(log.suffix(400))")
         }

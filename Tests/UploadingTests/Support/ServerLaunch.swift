@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a server program the tests use and waits until it listens.
+enum ServerLaunch {
+    /// Runs `executable` with `arguments` (output discarded) and waits up to 5 s until something
+    /// accepts connections on `port` of 127.0.0.1.
+    ///
+    /// - Parameters:
+    ///   - executable: The program's path.
+    ///   - arguments: Its arguments.
+    ///   - port: The port it was told to listen on.
+    /// - Returns: The running process, or nil when it did not listen in time; it is then killed
+    ///   with SIGKILL (a child of the test process inherits its blocked signals, so a SIGTERM
+    ///   could leave it running) and waited for.
+    /// - Throws: When the program cannot be started at all.
+    static func start(_ executable: String, arguments: [String], port: Int) throws -> Process? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if FreePort.waitUntilListening(port: port, while: { process.isRunning }) { return process }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return nil
+    }
+}
