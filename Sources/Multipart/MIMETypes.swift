@@ -30,13 +30,24 @@ public struct MIMETypes: Sendable {
     ///
     /// - Parameter text: The table.
     public init(text: String) {
+        // Parsed as bytes (the format is ASCII): splitting 2,000 lines into `Character`s took
+        // about 10 ms, a sixth of a one-file `ferry send`.
         typesByExtension = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
-            let content = line.prefix(while: { $0 != "#" })
-            let words = content.split(whereSeparator: \.isWhitespace)
-            guard let type = words.first, words.count > 1 else { continue }
-            for ext in words.dropFirst() where typesByExtension[ext.lowercased()] == nil {
-                typesByExtension[ext.lowercased()] = String(type)
+        var text = text
+        text.withUTF8 { bytes in
+            var words: [Slice<UnsafeBufferPointer<UInt8>>] = []
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                let content = line.prefix { $0 != UInt8(ascii: "#") }
+                words.removeAll(keepingCapacity: true)
+                for word in content.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+                    words.append(word)
+                }
+                guard words.count > 1 else { continue }
+                let type = String(decoding: words[0], as: UTF8.self)
+                for word in words.dropFirst() {
+                    let ext = String(decoding: word.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+                    if typesByExtension[ext] == nil { typesByExtension[ext] = type }
+                }
             }
         }
     }
