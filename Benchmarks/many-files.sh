@@ -238,8 +238,10 @@ for requested in "${counts[@]}"; do
     (cd "$files" && ls -1 | sort) > "$list"
     # curl's config: one operation per file, `next` between them (a trailing `next` would add an
     # operation without a URL, which makes curl -Z fail every transfer).
-    awk -v url="$url" 'NR > 1 { print "next" }
-        { printf "url = \"%s\"\nform = \"file=@%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", url, $0 }' \
+    # `next` resets every option, so over TLS each operation names the authority to trust.
+    awk -v url="$url" -v cacert="${tls:+$nginx_dir/ca.pem}" 'NR > 1 { print "next" }
+        { printf "url = \"%s\"\nform = \"file=@%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", url, $0 }
+        cacert != "" { printf "cacert = \"%s\"\n", cacert }' \
         "$list" > "$curl_config"
     timeout="${MANY_TIMEOUT:-$((120 + n / 50))}"
     run_dir="$scratch/run"
@@ -250,7 +252,7 @@ for requested in "${counts[@]}"; do
         # progress meter, --no-progress-meter does; -S keeps error messages (counted below).
         measure "$run_dir/record" --cwd="$files" --stdout="$run_dir/out" --stderr="$run_dir/err" \
             --timeout="$timeout" --watch-pid="$nginx_workers" "curl" \
-            curl -Z --parallel-max 8 -sS --no-progress-meter "${trust[@]}" -K "$curl_config"
+            curl -Z --parallel-max 8 -sS --no-progress-meter -K "$curl_config"
         python3 "$here/many-files-record.py" curl "$n" "$round" "$run_dir" >> "$results"
         # ferry: a fresh journal (XDG_STATE_HOME) every run; JSON Lines events are counted.
         XDG_STATE_HOME="$run_dir/state" measure "$run_dir/record" --cwd="$files" --args-from="$list" \

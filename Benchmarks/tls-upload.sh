@@ -71,6 +71,9 @@ import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 def figures(label):
     runs = [r for r in rows if r["label"] == label]
+    failed = [r["exit"] for r in runs if r.get("exit", 0) != 0]
+    if failed:
+        sys.exit(f"{label}: {len(failed)} of {len(runs)} runs failed (exit {failed}); no figure")
     seconds = statistics.median(r["seconds"] for r in runs)
     return seconds, statistics.median(r["cpuSeconds"] for r in runs), max(r["peakRSSKiB"] for r in runs) / 1024
 mb = 1073741824 / 1e6
