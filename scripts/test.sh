@@ -24,7 +24,17 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"
     as_root apt-get update -qq
+    # Services installed here (nginx, tinyproxy) must not start: the tests run their own on free
+    # ports. policy-rc.d answering 101 is Debian's way to say so during an install.
+    policy=/usr/sbin/policy-rc.d
+    added_policy=""
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\nexit 101\n' | as_root tee "$policy" >/dev/null
+        as_root chmod 755 "$policy"
+        added_policy=1
+    fi
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if [ -n "$added_policy" ]; then as_root rm -f "$policy"; fi
 fi
 
 # Python parsers for the interoperability tests.
