@@ -10,8 +10,18 @@ final class PooledConnection: Sendable {
     private enum Carrier: Sendable {
         /// HTTP/1.1: the pipeline's last handler.
         case exchanges(NIOLoopBound<ExchangeHandler>)
-        /// HTTP/2: a new stream per exchange; the handlers of the streams running, by token.
-        case streams(NIOHTTP2Handler.StreamMultiplexer, capacity: Int, running: NIOLoopBoundBox<[Int: ExchangeHandler]>)
+        /// HTTP/2: a new stream per exchange, and its exchanges.
+        case streams(NIOHTTP2Handler.StreamMultiplexer, capacity: Int, running: NIOLoopBoundBox<StreamExchanges>)
+    }
+
+    /// The exchanges of an HTTP/2 connection, by token.
+    private struct StreamExchanges {
+        /// The handlers of the exchanges running.
+        var handlers: [Int: ExchangeHandler] = [:]
+        /// Exchanges whose stream is being opened.
+        var opening: Set<Int> = []
+        /// Exchanges cancelled while their stream was being opened.
+        var cancelled: Set<Int> = []
     }
 
     /// The pool's name for it.
@@ -39,7 +49,7 @@ final class PooledConnection: Sendable {
         self.id = id
         self.channel = channel
         self.carrier = .streams(multiplexer, capacity: streamCapacity,
-                                running: NIOLoopBoundBox([:], eventLoop: channel.eventLoop))
+                                running: NIOLoopBoundBox(StreamExchanges(), eventLoop: channel.eventLoop))
     }
 
     /// For an HTTP/2 connection, how many exchanges it may carry at once; nil for HTTP/1.1.
@@ -64,23 +74,31 @@ final class PooledConnection: Sendable {
         case let .exchanges(handler):
             channel.eventLoop.execute { handler.value.cancel(token: token) }
         case let .streams(_, _, running):
-            channel.eventLoop.execute { running.value[token]?.cancel(token: token) }
+            channel.eventLoop.execute {
+                if let handler = running.value.handlers[token] {
+                    handler.cancel(token: token)
+                } else if running.value.opening.contains(token) {
+                    running.value.cancelled.insert(token)
+                }
+            }
         }
     }
 
-    /// Opens a stream for `request` and starts its exchange there; a stream that cannot be
-    /// opened (the connection closed or is going away) ends the request as not processed.
+    /// Opens a stream for `request` and starts its exchange there (cancelled at once if it was
+    /// cancelled meanwhile); a stream that cannot be opened (the connection closed or is going
+    /// away) ends the request as not processed.
     private func openStream(for request: ExchangeHandler.Request, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
-                            running: NIOLoopBoundBox<[Int: ExchangeHandler]>) {
+                            running: NIOLoopBoundBox<StreamExchanges>) {
         let token = request.token
         let tracked = ExchangeHandler.Request(
             token: token, head: request.head, bodyLength: request.bodyLength, pump: request.pump,
             idleTimeout: request.idleTimeout, progress: request.progress,
             ended: { outcome, fate, mayResend in
-                running.value[token] = nil
+                running.value.handlers[token] = nil
                 request.ended(outcome, fate, mayResend)
             }
         )
+        running.value.opening.insert(token)
         let opened = channel.eventLoop.makePromise(of: (any Channel).self)
         multiplexer.createStreamChannel(promise: opened) { stream in
             stream.eventLoop.makeCompletedFuture {
@@ -91,6 +109,8 @@ final class PooledConnection: Sendable {
         }
         let host = ExchangeHandler.host(of: request.head)
         opened.futureResult.assumeIsolated().whenComplete { result in
+            running.value.opening.remove(token)
+            let cancelled = running.value.cancelled.remove(token) != nil
             guard case let .success(stream) = result,
                   let handler = try? stream.pipeline.syncOperations.handler(type: ExchangeHandler.self) else {
                 request.pump.close()
@@ -99,8 +119,9 @@ final class PooledConnection: Sendable {
                 request.ended(.failed(.transferFailed(reason: reason), beforeResponse: true), .close, true)
                 return
             }
-            running.value[token] = handler
+            running.value.handlers[token] = handler
             handler.start(tracked)
+            if cancelled { handler.cancel(token: token) }
         }
     }
 }
