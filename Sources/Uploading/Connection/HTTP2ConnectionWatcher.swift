@@ -17,7 +17,7 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     private let settingsReceived: EventLoopPromise<Int>
     private let goingAway: @Sendable () -> Void
     private let pooledIdleTimeout: TimeAmount
-    private var openStreams = 0
+    private var openStreams: Set<HTTP2StreamID> = []
 
     /// The last stream the server may have processed, once it sent GOAWAY (it sees the frame
     /// before the streams it drops hear that they closed, so an `ExchangeHandler` can ask).
@@ -58,13 +58,12 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is NIOHTTP2StreamCreatedEvent {
-            openStreams += 1
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            openStreams.insert(created.streamID)
             idleClose?.cancel()
             idleClose = nil
-        } else if event is StreamClosedEvent {
-            openStreams -= 1
-            if openStreams == 0 { scheduleIdleClose(context: context) }
+        } else if let closed = event as? StreamClosedEvent, openStreams.remove(closed.streamID) != nil, openStreams.isEmpty {
+            scheduleIdleClose(context: context)
         }
         context.fireUserInboundEventTriggered(event)
     }

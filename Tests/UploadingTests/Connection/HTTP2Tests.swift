@@ -168,6 +168,32 @@ struct HTTP2Tests {
         #expect(retried.isEmpty, "streams the server refused were counted as attempts: \(retried.prefix(2))")
     }
 
+    @Test("an HTTP/2 connection carrying no stream closes after the pool's idle time")
+    func idleConnectionCloses() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(certificates)
+        let dir = TemporaryDirectory()
+        var configuration = HTTPTransport.Configuration()
+        configuration.pooledIdleTimeout = .seconds(1)
+        let transport = HTTPTransport(configuration: configuration)
+        let manager = UploadManager(configuration: .init(concurrencyLimit: 3), transport: transport)
+        try manager.enqueue((0..<3).map { index in
+            UploadJobSpec(url: "https://127.0.0.1:\(server.port)/upload", files: [QueuedFile.capture(path: dir.file("f\(index)", bytes: 100))],
+                          connection: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        })
+        let summary = await manager.waitUntilIdle()
+        manager.stop()
+        #expect(summary.succeeded == 3)
+        #expect(transport.connectionCensus.idle == 1, "\(transport.connectionCensus)")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while transport.connectionCensus != ConnectionPoolCensus(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(transport.connectionCensus == ConnectionPoolCensus(), "\(transport.connectionCensus)")
+        try await transport.shutdown()
+        #expect(Set(server.accessLog.compactMap(LogLine.init).map(\.serverProtocol)) == ["HTTP/2.0"])
+    }
+
     @Test("HTTP/2 through a proxy's CONNECT tunnel")
     func throughTunnel() async throws {
         let certificates = try TestCertificates()
