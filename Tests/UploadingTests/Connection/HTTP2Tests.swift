@@ -168,6 +168,20 @@ struct HTTP2Tests {
         #expect(retried.isEmpty, "streams the server refused were counted as attempts: \(retried.prefix(2))")
     }
 
+    @Test("an early answer over HTTP/2 (nginx's 413 while the body streams) is the outcome; the connection carries on")
+    func earlyAnswer() async throws {
+        let certificates = try TestCertificates()
+        let server = try Self.nginx(certificates, serverLines: "client_max_body_size 1k;")
+        let batch = try await Self.upload(sizes: [4 << 20, 4 << 20, 4 << 20], to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+        #expect(batch.jobs.allSatisfy { $0.state == .failed && $0.response?.status == 413 },
+                "\(batch.jobs.map { $0.lastError?.description ?? "" })")
+        #expect(batch.census.leased == 0 && batch.census.waiting == 0, "\(batch.census)")
+        let lines = server.accessLog.map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == 3 && lines.allSatisfy { $0.count == 7 && $0[2] == "413" && $0[4] == "HTTP/2.0" }, "\(server.accessLog)")
+        #expect(Set(lines.map { $0.count == 7 ? $0[5] : "" }).count == 1, "one connection: \(server.accessLog)")
+    }
+
     @Test("an HTTP/2 connection carrying no stream closes after the pool's idle time")
     func idleConnectionCloses() async throws {
         let certificates = try TestCertificates()
