@@ -7,7 +7,8 @@ import Glibc
 
 /// nginx (Debian's `nginx-light`; no one here wrote it) started by a test on a free port of
 /// 127.0.0.1, in a temporary prefix of its own, with the `server` block the test gives. Its
-/// access log records each request's method, URI, status and the headers the test asks about.
+/// access log records each request's method, URI, status and the headers the test asks about,
+/// or what the test's own log format says.
 final class NginxServer {
     /// Where `nginx` is, if it is installed.
     static let executable: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
@@ -30,7 +31,10 @@ final class NginxServer {
     ///     `listenParameters` for TLS.
     ///   - listenParameters: Words after the address on the `listen` line (`ssl`).
     ///   - http: Lines for the `http { }` block, outside the server.
-    init(directory: TemporaryDirectory? = nil, listenParameters: String = "", http: String = "", server: String) throws {
+    ///   - logFormat: The access log's format (nginx variables); nil for the one `accessLog`
+    ///     describes.
+    init(directory: TemporaryDirectory? = nil, listenParameters: String = "", http: String = "",
+         logFormat: String? = nil, server: String) throws {
         guard let nginx = Self.executable else { throw TestFailure("nginx is not installed (Debian: nginx-light)") }
         let directory = directory ?? TemporaryDirectory()
         self.directory = directory
@@ -49,7 +53,7 @@ final class NginxServer {
             error_log \(directory.path("logs/error.log")) info;
             events { worker_connections 512; }
             http {
-                log_format ferry '$request_method $request_uri $status $content_length "$http_authorization" "$http_x_ferry"';
+                log_format ferry '\(logFormat ?? "$request_method $request_uri $status $content_length \"$http_authorization\" \"$http_x_ferry\"")';
                 access_log \(directory.path("logs/access.log")) ferry;
                 client_body_temp_path \(directory.path("body"));
                 proxy_temp_path \(directory.path("proxy"));
@@ -82,7 +86,8 @@ final class NginxServer {
         stop()
     }
 
-    /// The access log's lines: `METHOD URI STATUS CONTENT-LENGTH "AUTHORIZATION" "X-FERRY"`.
+    /// The access log's lines: `METHOD URI STATUS CONTENT-LENGTH "AUTHORIZATION" "X-FERRY"`, or
+    /// as the test's log format says.
     var accessLog: [String] {
         let text = (try? String(contentsOfFile: directory.path("logs/access.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
