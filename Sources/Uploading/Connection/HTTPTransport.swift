@@ -3,11 +3,14 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// The real transport: HTTP/1.1 over SwiftNIO through Ferry's own connection pool, the
-/// multipart body streamed chunk by chunk under an exact `Content-Length`.
+/// The real transport: HTTP/1.1 — or HTTP/2 over TLS when the server offers it (ALPN) — over
+/// SwiftNIO through Ferry's own connection pool, the multipart body streamed chunk by chunk
+/// under an exact `Content-Length`.
 ///
 /// - Connections to one host are pooled and reused (`ConnectionPool`); every connection is
-///   accounted for from connect to close (`ConnectionPoolStateMachine`).
+///   accounted for from connect to close (`ConnectionPoolStateMachine`). Each job's
+///   `ConnectionOptions` decide trust, client certificate, proxy (`ConnectionSetup`: `CONNECT`
+///   for https) and whether 307/308 are followed (`RedirectPolicy`).
 /// - A response decides the attempt once it has ended, whatever the server does with the
 ///   connection afterwards (`ExchangeStateMachine`); a server that answers early stops the body.
 /// - A reused connection found dead before any response byte is re-sent once on a new
