@@ -3,7 +3,7 @@
 # test. nginx (TLS, a certificate made for the run, HTTP/2 offered) streams each body unbuffered
 # to discard_server.py, which answers once it has read the whole body; both clients trust the
 # run's authority with --cacert.
-# Usage: tls-upload.sh FERRY_BINARY
+# Usage: tls-upload.sh FERRY_BINARY   (FERRY_ARGS: more ferry send options, e.g. --http1.1)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ferry="$1"
@@ -64,7 +64,7 @@ cat "$file" > /dev/null
 export XDG_STATE_HOME="$nginx_dir/state"
 for round in 1 2 3; do
     "$here/measure.py" curl-1GiB-tls curl -sS -o /dev/null --cacert "$nginx_dir/ca.pem" -F "file=@$file" "$url"
-    "$here/measure.py" ferry-1GiB-tls "$ferry" send --retry 0 --cacert "$nginx_dir/ca.pem" --url "$url" "$file"
+    "$here/measure.py" ferry-1GiB-tls "$ferry" send --retry 0 ${FERRY_ARGS:-} --cacert "$nginx_dir/ca.pem" --url "$url" "$file"
 done > "$nginx_dir/runs.jsonl"
 python3 - "$nginx_dir/runs.jsonl" <<'PY'
 import json, statistics, sys
