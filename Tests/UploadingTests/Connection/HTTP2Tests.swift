@@ -61,18 +61,9 @@ struct HTTP2Tests {
     /// nginx with TLS and HTTP/2 on a certificate of `certificates`; `/upload` is read whole
     /// (proxied to a second server block on a Unix socket, which answers 200).
     static func nginx(_ certificates: TestCertificates, serverLines: String = "") throws -> NginxServer {
-        let certificate = try certificates.issue("server")
-        return try NginxServer(
-            listenParameters: "ssl http2",
-            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
-            logFormat: "$request_method $request_uri $status $content_length $server_protocol $connection $connection_requests",
-            server: """
-            ssl_certificate \(certificate.certificate);
-            ssl_certificate_key \(certificate.key);
-            \(serverLines)
-            location /upload { proxy_pass http://unix:PREFIX/backend.sock; }
-            """
-        )
+        try NginxServer.readingUploadsOverTLS(
+            try certificates.issue("server"), listenParameters: "ssl http2", serverLines: serverLines,
+            logFormat: "$request_method $request_uri $status $content_length $server_protocol $connection $connection_requests")
     }
 
     /// Uploads `sizes.count` files (one job each, file `i` of `sizes[i]` bytes) to `url` at

@@ -26,16 +26,7 @@ struct TLSTrustTests {
     /// by it is required.
     static func nginx(_ certificate: (certificate: String, key: String), clientAuthority: String? = nil) throws -> NginxServer {
         let clientLines = clientAuthority.map { "ssl_verify_client on; ssl_client_certificate \($0);" } ?? ""
-        return try NginxServer(
-            listenParameters: "ssl",
-            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
-            server: """
-            ssl_certificate \(certificate.certificate);
-            ssl_certificate_key \(certificate.key);
-            \(clientLines)
-            location /upload { proxy_pass http://unix:PREFIX/backend.sock; }
-            """
-        )
+        return try NginxServer.readingUploadsOverTLS(certificate, serverLines: clientLines)
     }
 
     /// Uploads one small file to `url` with `options` (3 retries, as by default) and waits.

@@ -13,4 +13,28 @@ extension NginxServer {
             """)
         return (nginx, certificates)
     }
+
+    /// nginx with TLS on `certificate`, whose `/upload` reads each body whole before it answers
+    /// (proxied to a second server block on a Unix socket, which answers 200 "stored").
+    ///
+    /// - Parameters:
+    ///   - certificate: The server's certificate and key.
+    ///   - listenParameters: `ssl`, or `ssl http2` to offer HTTP/2.
+    ///   - serverLines: More lines for the server block (client certificates, keep-alive limits).
+    ///   - logFormat: The access log's format, nil for `NginxServer`'s own.
+    /// - Returns: The running server.
+    static func readingUploadsOverTLS(_ certificate: (certificate: String, key: String), listenParameters: String = "ssl",
+                                      serverLines: String = "", logFormat: String? = nil) throws -> NginxServer {
+        try NginxServer(
+            listenParameters: listenParameters,
+            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
+            logFormat: logFormat,
+            server: """
+            ssl_certificate \(certificate.certificate);
+            ssl_certificate_key \(certificate.key);
+            \(serverLines)
+            location /upload { proxy_pass http://unix:PREFIX/backend.sock; }
+            """
+        )
+    }
 }
