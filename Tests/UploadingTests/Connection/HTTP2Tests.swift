@@ -85,11 +85,7 @@ struct HTTP2Tests {
         let jobs = manager.snapshot().jobs
         let bodyLengths = ids.map { id in jobs.first { $0.id == id }?.progress.totalBytes ?? -1 }
         manager.stop()
-        let settled = ContinuousClock.now + .seconds(5)
-        while transport.connectionCensus.closing > 0, ContinuousClock.now < settled {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let census = transport.connectionCensus
+        let census = try await transport.census(within: .seconds(5)) { $0.closing == 0 }
         try await transport.shutdown()
         return Batch(jobs: jobs, bodyLengths: bodyLengths, census: census, progress: recorder.reports.withLock { $0 })
     }
@@ -190,11 +186,8 @@ struct HTTP2Tests {
         manager.stop()
         #expect(summary.succeeded == 3)
         #expect(transport.connectionCensus.idle == 1, "\(transport.connectionCensus)")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while transport.connectionCensus != ConnectionPoolCensus(), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(transport.connectionCensus == ConnectionPoolCensus(), "\(transport.connectionCensus)")
+        let closed = try await transport.census(within: .seconds(5)) { $0 == ConnectionPoolCensus() }
+        #expect(closed == ConnectionPoolCensus(), "\(closed)")
         try await transport.shutdown()
         #expect(Set(server.accessLog.compactMap(LogLine.init).map(\.serverProtocol)) == ["HTTP/2.0"])
     }

@@ -179,9 +179,11 @@ struct RedirectTests {
             let id = try manager.enqueue([spec])[0]
             // The small request to nginx ends cleanly (its connection goes back idle); the redirected
             // one waits on the stalled receiver.
-            #expect(try await census(of: transport) { $0.idle == 1 && $0.leased == 1 }, "\(transport.connectionCensus)")
+            let stalled = try await transport.census(within: .seconds(10)) { $0.idle == 1 && $0.leased == 1 }
+            #expect(stalled.idle == 1 && stalled.leased == 1, "\(stalled)")
             manager.cancel(id)
-            #expect(try await census(of: transport) { $0.leased == 0 }, "\(transport.connectionCensus)")
+            let cancelled = try await transport.census(within: .seconds(10)) { $0.leased == 0 }
+            #expect(cancelled.leased == 0, "\(cancelled)")
             #expect(manager.job(id)?.state == .cancelled)
             manager.stop()
             try await transport.shutdown()
@@ -219,15 +221,6 @@ struct RedirectTests {
             let sentWhole = try #require(values.firstIndex(of: total), "the first request's bytes were reported: \(values)")
             #expect(values[sentWhole...].contains(0), "then 0 for the redirected request: \(values)")
         }
-    }
-
-    /// Whether the transport's census comes to satisfy `condition` within 10 s.
-    private func census(of transport: HTTPTransport, until condition: (ConnectionPoolCensus) -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition(transport.connectionCensus), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(transport.connectionCensus)
     }
 
     /// `METHOD PATH STATUS` of each access log line.

@@ -44,11 +44,7 @@ struct TLSTrustTests {
         let elapsed = start.duration(to: .now)
         let job = try #require(manager.snapshot().jobs.first)
         manager.stop()
-        let settled = ContinuousClock.now + .seconds(5)
-        while transport.connectionCensus.closing > 0, ContinuousClock.now < settled {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let census = transport.connectionCensus
+        let census = try await transport.census(within: .seconds(5)) { $0.closing == 0 }
         try await transport.shutdown()
         return Ended(job: job, elapsed: elapsed, census: census)
     }
