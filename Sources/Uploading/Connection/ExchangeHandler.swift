@@ -282,12 +282,15 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Whether `error` says the server did not process this HTTP/2 stream: it refused it, the
-    /// stream was opened after the server's GOAWAY, or it closed with a stream ID above the
-    /// GOAWAY's last (or before it had one).
+    /// stream was opened after the server's GOAWAY, or — once the server sent GOAWAY — it was
+    /// reset or could not be written (the connection had closed, `IOOnClosedConnection`) with a
+    /// stream ID above the GOAWAY's last, or before it had an ID.
     private func isRefusal(_ error: any Error) -> Bool {
         if error is NIOHTTP2Errors.CreatedStreamAfterGoaway { return true }
-        guard let closed = error as? NIOHTTP2Errors.StreamClosed, let context else { return false }
-        if closed.errorCode == .refusedStream { return true }
+        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return true }
+        guard error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.IOOnClosedConnection, let context else {
+            return false
+        }
         guard let connection = context.channel.parent,
               let watcher = try? connection.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self),
               let last = watcher.goAwayLastStreamID else { return false }
