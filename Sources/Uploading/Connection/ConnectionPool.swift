@@ -201,15 +201,17 @@ final class ConnectionPool: Sendable {
         connecting.whenComplete { result in
             switch result {
             case let .success(channel):
-                channel.eventLoop.execute {
-                    setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
-                        switch result {
-                        case let .success(connection):
-                            self.connected(connection)
-                        case let .failure(error):
-                            self.connectFailed(id, error: error as? UploadError
-                                ?? .transferFailed(reason: TransferErrorMapping.reason(for: error)))
-                        }
+                // At once, on the channel's loop where the connect completed: with a hop, the TLS
+                // handshake could complete, and an HTTP/2 server's first SETTINGS arrive, before
+                // the setup waits for them, and those SETTINGS would be lost.
+                channel.eventLoop.preconditionInEventLoop()
+                setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
+                    switch result {
+                    case let .success(connection):
+                        self.connected(connection)
+                    case let .failure(error):
+                        self.connectFailed(id, error: error as? UploadError
+                            ?? .transferFailed(reason: TransferErrorMapping.reason(for: error)))
                     }
                 }
             case let .failure(error):
