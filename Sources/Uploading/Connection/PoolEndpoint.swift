@@ -36,9 +36,5 @@ struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Whether connections use TLS.
     var usesTLS: Bool { scheme == "https" }
 
-    /// Whether connections may speak HTTP/2: TLS offers it (ALPN) unless the options force
-    /// HTTP/1.1.
-    var mayMultiplex: Bool { usesTLS && !options.forcesHTTP1 }
-
     var description: String { "\(host):\(port)" }
 }
