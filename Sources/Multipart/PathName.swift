@@ -5,9 +5,13 @@ public enum PathName {
     /// - Parameter path: A path such as `/a/b/c.txt` or `c.txt`.
     /// - Returns: `c.txt`; trailing slashes are ignored; `/` gives `/`.
     public static func lastComponent(of path: String) -> String {
-        let trimmed = path.reversed().drop(while: { $0 == "/" })
-        if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
-        return String(trimmed.prefix(while: { $0 != "/" }).reversed())
+        // On the UTF-8 view: "/" is one byte and never part of another character's bytes.
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard let last = bytes.lastIndex(where: { $0 != slash }) else { return path.isEmpty ? "" : "/" }
+        let end = bytes.index(after: last)
+        let start = bytes[..<end].lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(path[start..<end])
     }
 
     /// The extension of a filename, lowercased, without the dot; nil if there is none.

@@ -41,6 +41,17 @@ struct HumanEventPrinterTests {
         #expect(diagnostics.text == "")
     }
 
+    @Test("a batch of events is written at once, in order")
+    func batchInOneWrite() throws {
+        let printer = printer()
+        let done = job(1, state: .succeeded, response: UploadResponse(status: 200, body: []))
+        try printer.handle([.started(job(1)), .succeeded(done), .queued(job(2)), .cancelled(job(3)), .idle(UploadSummary())])
+        #expect(output.lines == ["done    photo.jpg  \(HumanFormat.bytes(2048))  HTTP 200", "cancel  photo.jpg"])
+        #expect(output.writeCount == 1)
+        try printer.handle([.queued(job(4)), .started(job(4))])
+        #expect(output.writeCount == 1)
+    }
+
     @Test("a failure about the job's only file does not repeat its path")
     func failureWithoutRepeatedPath() throws {
         let reason = UploadError.fileChangedSinceQueued(path: "/data/photo.jpg")

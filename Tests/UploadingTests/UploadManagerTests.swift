@@ -1,11 +1,42 @@
 import Foundation
 import Multipart
+import Synchronization
 import Testing
 import TestSupport
 @testable import Uploading
 
 @Suite("UploadManager with FakeTransport and ManualScheduler")
 struct UploadManagerTests {
+    @Test("events reach a subscriber gathered in few batches, in order, and all of them by the time the queue is idle")
+    func eventsAreGathered() async throws {
+        let transport = FakeTransport { _, _ in .respond(status: 200) }
+        let harness = ManagerHarness(limit: 2, transport: transport)
+        let batches = Mutex<[[UploadEvent]]>([])
+        let queue = DispatchQueue(label: "ferry.tests.batches")
+        let subscription = harness.manager.subscribe(on: queue) { batch in batches.withLock { $0.append(batch) } }
+        defer { subscription.cancel() }
+        let specs = (0..<200).map { Fixtures.spec(harness.directory.file("f\($0).bin", bytes: 10)) }
+        let ids = try harness.manager.enqueue(specs)
+        let summary = await harness.manager.waitUntilIdle()
+        #expect(summary.succeeded == 200)
+        // Nothing else is waited for: the idle event and all before it are on the queue already.
+        let delivered = queue.sync { batches.withLock { $0 } }
+        let events = delivered.flatMap { $0 }
+        guard case .idle? = events.last else {
+            Issue.record("the last event delivered is not idle: \(String(describing: events.last))")
+            return
+        }
+        let succeeded = events.compactMap { event -> UploadJobID? in
+            if case let .succeeded(job) = event { return job.id }
+            return nil
+        }
+        #expect(Set(succeeded) == Set(ids))
+        #expect(succeeded.count == 200)
+        // 200 jobs at a concurrency of 2 take at least 100 steps of the queue; without gathering
+        // each was a batch of its own.
+        #expect(delivered.count < 50, "\(delivered.count) batches")
+    }
+
     @Test("the concurrency limit is never exceeded")
     func concurrencyLimit() throws {
         let harness = ManagerHarness(limit: 3)

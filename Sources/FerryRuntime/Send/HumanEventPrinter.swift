@@ -31,7 +31,19 @@ public final class HumanEventPrinter: @unchecked Sendable {
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
     public func handle(_ event: UploadEvent) throws(StandardStreamError) {
+        try handle([event])
+    }
+
+    /// Prints what a batch of events changes, in one write (a busy queue's lines go out together).
+    ///
+    /// - Throws: ``StandardStreamError`` when `output` cannot be written.
+    public func handle(_ batch: [UploadEvent]) throws(StandardStreamError) {
         var lines: [String] = []
+        for event in batch { collect(event, into: &lines) }
+        try redraw(adding: lines)
+    }
+
+    private func collect(_ event: UploadEvent, into lines: inout [String]) {
         switch event {
         case let .started(job), let .progressed(job):
             active[job.id] = job
@@ -53,7 +65,6 @@ public final class HumanEventPrinter: @unchecked Sendable {
         case .queued, .removed, .pausedChanged, .idle:
             break
         }
-        try redraw(adding: lines)
     }
 
     /// Clears the live lines and prints the summary.

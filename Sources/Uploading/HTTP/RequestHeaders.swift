@@ -33,7 +33,7 @@ public enum RequestHeaders {
         ]
         var extra: [HeaderField] = []
         for header in userHeaders {
-            if let index = defaults.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) {
+            if let index = defaults.firstIndex(where: { HTTPToken.namesEqual($0.name, header.name) }) {
                 defaults[index] = header
             } else {
                 extra.append(header)

@@ -6,12 +6,13 @@ import Multipart
 /// fetches jobs through it, and it alone knows the columns.
 ///
 /// Rows decode through `Decodable` (JSON columns — `spec`, `attempt_history`,
-/// `last_error_reason` — with a plain `JSONDecoder`); they are written from
-/// `databaseValue(of:)`, one switch over the columns that serves inserts (``encode(to:)``) and
-/// state changes (``updateRow(in:)``). GRDB's `Encodable` path and its `update(_:columns:)`, which
-/// rebuilds its column sets on every call, made the journal's writes 2–3 times slower. JSON
-/// columns keep the plain `JSONEncoder` shape the journal always wrote.
-struct UploadJobRecord: Decodable, FetchableRecord, PersistableRecord {
+/// `last_error_reason` — with a plain `JSONDecoder`); they are written by cached statements:
+/// new rows by ``insertQueued(_:client:at:json:in:)``, state changes by ``updateRow(in:json:)``
+/// from `databaseValue(of:json:)`, one switch over the columns. GRDB's `Encodable` path, its
+/// record inserts and its `update(_:columns:)`, which rebuilds its column sets on every call,
+/// made the journal's writes 2–5 times slower. JSON columns keep the plain `JSONEncoder` shape
+/// the journal always wrote; `JournalJSON` writes the spec and the attempt history in it.
+struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     static let databaseTableName = "upload_job"
 
     /// The job's ID; nil until SQLite assigns it on insert.
@@ -47,7 +48,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, PersistableRecord {
     var createdAt: Double?
     var updatedAt: Double
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey {
         case id, spec, state, attempts
         case automaticRetries = "automatic_retries"
         case lastError = "last_error"
@@ -95,21 +96,27 @@ struct UploadJobRecord: Decodable, FetchableRecord, PersistableRecord {
 
     static func databaseJSONDecoder(for column: String) -> JSONDecoder { jsonDecoder }
 
-    /// A new job's row, queued.
+    /// The insert of a queued job's row; the other columns start as their defaults say (no
+    /// attempts, no error, no response).
+    private static let insertSQL = """
+        INSERT INTO \(databaseTableName) (spec, state, client, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+        """
+
+    /// Inserts a new job's row, queued, through a statement the database caches.
     ///
     /// - Parameters:
     ///   - spec: The job's spec.
     ///   - client: Whose job it is.
     ///   - now: Seconds since 1970.
-    init(queuing spec: UploadJobSpec, client: JournalClient, at now: Double) {
-        self.spec = spec
-        state = UploadJobState.queued.rawValue
-        attempts = 0
-        automaticRetries = 0
-        responseTruncated = false
-        self.client = client.rawValue
-        createdAt = now
-        updatedAt = now
+    ///   - json: Writes the spec (one per transaction, so a batch's shared fields are encoded once).
+    ///   - db: The database, in a write transaction.
+    /// - Returns: The row's ID.
+    static func insertQueued(_ spec: UploadJobSpec, client: JournalClient, at now: Double,
+                             json: inout JournalJSON, in db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(sql: insertSQL)
+        statement.setUncheckedArguments([try json.spec(spec), UploadJobState.queued.rawValue, client.rawValue, now, now])
+        try statement.execute()
+        return db.lastInsertedRowID
     }
 
     /// The record that writes a job's state, and its spec when asked, to its row.
@@ -135,29 +142,28 @@ struct UploadJobRecord: Decodable, FetchableRecord, PersistableRecord {
         updatedAt = now
     }
 
-    func encode(to container: inout PersistenceContainer) throws {
-        for column in CodingKeys.allCases {
-            container[column.stringValue] = try databaseValue(of: column)
-        }
-    }
-
     /// Writes the record's state (its response when it has one, its spec when it has one) to its
     /// row: one `UPDATE` by primary key, through a statement the database caches. A row deleted
     /// meanwhile stays deleted.
     ///
-    /// - Parameter db: The database, in a write transaction.
-    func updateRow(in db: Database) throws {
+    /// - Parameters:
+    ///   - db: The database, in a write transaction.
+    ///   - json: Writes the spec, when the record has one (one per transaction).
+    func updateRow(in db: Database, json: inout JournalJSON) throws {
         let update = Self.rowUpdates[(spec == nil ? 0 : 2) + (responseStatus == nil ? 0 : 1)]
         let statement = try db.cachedStatement(sql: update.sql)
-        statement.setUncheckedArguments(StatementArguments(try update.columns.map { try databaseValue(of: $0) }))
+        var values: [(any DatabaseValueConvertible)?] = []
+        values.reserveCapacity(update.columns.count)
+        for column in update.columns { values.append(try databaseValue(of: column, json: &json)) }
+        statement.setUncheckedArguments(StatementArguments(values))
         try statement.execute()
     }
 
     /// A column's value as SQLite stores it: JSON columns as text.
-    private func databaseValue(of column: CodingKeys) throws -> (any DatabaseValueConvertible)? {
+    private func databaseValue(of column: CodingKeys, json: inout JournalJSON) throws -> (any DatabaseValueConvertible)? {
         switch column {
         case .id: return id
-        case .spec: return try spec.map(Self.json)
+        case .spec: return try spec.map { try json.spec($0) }
         case .state: return state
         case .attempts: return attempts
         case .automaticRetries: return automaticRetries
@@ -168,7 +174,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, PersistableRecord {
         case .responseHeaders: return responseHeaders
         case .responseBody: return responseBody
         case .responseTruncated: return responseTruncated
-        case .attemptHistory: return try attemptHistory.map(Self.json)
+        case .attemptHistory: return attemptHistory.map(JournalJSON.attempts)
         case .client: return client
         case .createdAt: return createdAt
         case .updatedAt: return updatedAt

@@ -120,9 +120,9 @@ public final class UploadJournal: Sendable {
             return try database.write { db in
                 var ids: [UploadJobID] = []
                 ids.reserveCapacity(specs.count)
+                var json = JournalJSON()
                 for spec in specs {
-                    try UploadJobRecord(queuing: spec, client: client, at: now).insert(db)
-                    ids.append(UploadJobID(db.lastInsertedRowID))
+                    ids.append(UploadJobID(try UploadJobRecord.insertQueued(spec, client: client, at: now, json: &json, in: db)))
                 }
                 return ids
             }
@@ -141,10 +141,11 @@ public final class UploadJournal: Sendable {
         do {
             try database.write { db in
                 let delete = try db.cachedStatement(sql: "DELETE FROM \(UploadJobRecord.databaseTableName) WHERE id = ?")
+                var json = JournalJSON()
                 for change in changes {
                     switch change {
                     case let .update(job, includingSpec):
-                        try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: db)
+                        try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: db, json: &json)
                     case let .delete(ids):
                         for id in ids { try delete.execute(arguments: [id.rawValue]) }
                     }

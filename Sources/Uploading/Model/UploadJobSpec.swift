@@ -1,3 +1,4 @@
+import Foundation
 import Multipart
 
 /// What a job sends and where: everything needed to build its request again on any attempt or
@@ -169,16 +170,47 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(files, forKey: .files)
+        try encodeRequestFields(into: &container)
+    }
+
+    /// Everything but the files, as `encode(to:)` writes it.
+    private func encodeRequestFields(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(url, forKey: .url)
         try container.encode(method, forKey: .method)
         try container.encode(headers, forKey: .headers)
         try container.encode(fileField, forKey: .fileField)
         try container.encode(textFields, forKey: .textFields)
         try container.encode(extraFileParts, forKey: .extraFileParts)
-        try container.encode(files, forKey: .files)
         try container.encodeIfPresent(maximumRetries, forKey: .maximumRetries)
         // The defaults are not written: most journals never hold any options.
         if connection != ConnectionOptions() { try container.encode(connection, forKey: .connection) }
+    }
+
+    /// Names the storage of the request fields: specs with the same identity have the same
+    /// request fields (while one of them exists).
+    var requestFieldsIdentity: ObjectIdentifier {
+        ObjectIdentifier(shared)
+    }
+
+    /// The request fields (everything but `files`) as one JSON object, in `encode(to:)`'s shape:
+    /// the journal encodes a batch's shared fields once and adds each job's files to them.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Returns: The object's JSON text.
+    /// - Throws: What `encoder` throws.
+    func requestFieldsJSON(using encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(RequestFields(spec: self)), as: UTF8.self)
+    }
+
+    /// Encodes a spec's request fields alone.
+    private struct RequestFields: Encodable {
+        let spec: UploadJobSpec
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try spec.encodeRequestFields(into: &container)
+        }
     }
 
     public static func == (lhs: UploadJobSpec, rhs: UploadJobSpec) -> Bool {

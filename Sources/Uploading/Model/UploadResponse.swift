@@ -45,7 +45,7 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// - Parameter name: The header name.
     /// - Returns: Its value, or nil.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPToken.namesEqual($0.name, name) }?.value
     }
 
     /// The captured body as UTF-8 text (invalid sequences replaced).

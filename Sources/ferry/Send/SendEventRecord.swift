@@ -85,7 +85,7 @@ struct SendEventRecord {
 
     /// The record as one line of JSON, its members in alphabetical order.
     func jsonLine() -> String {
-        var line = JSONObjectLine()
+        var line = CompactJSONObject()
         line.add("attempt", attempt)
         line.add("bytes", bytes)
         line.add("cancelled", cancelled)

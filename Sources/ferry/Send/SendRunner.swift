@@ -37,7 +37,7 @@ struct SendRunner {
                     let lines = batch.compactMap(SendEventRecord.init).map { $0.jsonLine() + "\n" }
                     if !lines.isEmpty { try StandardStream.output.write(lines.joined()) }
                 } else {
-                    for event in batch { try printer.handle(event) }
+                    try printer.handle(batch)
                 }
             } catch {
                 termination.endSoon(because: error.description, status: error.exitStatus)

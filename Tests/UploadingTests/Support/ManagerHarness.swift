@@ -9,15 +9,19 @@ final class EventRecorder: Sendable {
     private let queue = DispatchQueue(label: "ferry.tests.events")
     private let box: EventBox
     private let subscription: UploadSubscription
+    private let manager: UploadManager
 
     init(_ manager: UploadManager) {
         let box = EventBox()
         self.box = box
+        self.manager = manager
         subscription = manager.subscribe(on: queue) { events in events.forEach(box.append) }
     }
 
-    /// Every event delivered so far (waits for the delivery queue).
+    /// Every event published so far (hands over the events the manager gathers, then waits for
+    /// the delivery queue).
     var all: [UploadEvent] {
+        manager.waitForRootQueue()
         queue.sync {}
         return box.all
     }

@@ -1,31 +1,37 @@
-/// One compact JSON object built member by member, as `ferry send --json` prints its records:
-/// absent (nil) members are left out, strings are escaped as JSON requires (quote, backslash and
-/// control characters; `/` and non-ASCII are written as they are). Faster than `JSONEncoder`,
-/// which costs a queue of small files more than their upload does.
-struct JSONObjectLine {
+/// One compact JSON object built member by member: absent (nil) members are left out, strings
+/// are escaped as JSON requires (quote, backslash and control characters; `/` and non-ASCII are
+/// written as they are). `ferry send --json` prints its records with it, and the journal writes
+/// its JSON columns with it: `JSONEncoder` costs a queue of small files more than their upload
+/// does. What it writes decodes with `JSONDecoder` as the same values `JSONEncoder` writes.
+public struct CompactJSONObject: Sendable {
     private var text = "{"
 
+    /// Creates an empty object.
+    public init() {}
+
     /// Adds a string member.
-    mutating func add(_ key: String, _ value: String?) {
+    public mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
         open(key)
         Self.appendQuoted(value, to: &text)
     }
 
     /// Adds an integer member.
-    mutating func add(_ key: String, _ value: Int64?) {
+    public mutating func add(_ key: String, _ value: Int64?) {
         guard let value else { return }
         open(key)
         text += String(value)
     }
 
     /// Adds an integer member.
-    mutating func add(_ key: String, _ value: Int?) {
+    public mutating func add(_ key: String, _ value: Int?) {
         add(key, value.map(Int64.init))
     }
 
     /// Adds a number member; a value that is not finite is left out (JSON has no such numbers).
-    mutating func add(_ key: String, _ value: Double?) {
+    /// Whole numbers are written without a fraction, others in the shortest form that reads back
+    /// as the same `Double`.
+    public mutating func add(_ key: String, _ value: Double?) {
         guard let value, value.isFinite else { return }
         open(key)
         if value == value.rounded(), abs(value) < 1e15 {
@@ -36,7 +42,7 @@ struct JSONObjectLine {
     }
 
     /// Adds an array-of-strings member.
-    mutating func add(_ key: String, _ values: [String]?) {
+    public mutating func add(_ key: String, _ values: [String]?) {
         guard let values else { return }
         open(key)
         text += "["
@@ -47,8 +53,19 @@ struct JSONObjectLine {
         text += "]"
     }
 
+    /// Adds a member whose value is already JSON text (an array or object built elsewhere).
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - json: The value's JSON text, written as it is.
+    public mutating func add(_ key: String, json: String?) {
+        guard let json else { return }
+        open(key)
+        text += json
+    }
+
     /// The object's text, closed.
-    var finished: String {
+    public var finished: String {
         text + "}"
     }
 
@@ -58,7 +75,12 @@ struct JSONObjectLine {
         text += ":"
     }
 
-    private static func appendQuoted(_ value: String, to text: inout String) {
+    /// Appends `value` as a JSON string, quoted and escaped.
+    ///
+    /// - Parameters:
+    ///   - value: The string.
+    ///   - text: Where it is appended.
+    public static func appendQuoted(_ value: String, to text: inout String) {
         text += "\""
         var plainStart = value.utf8.startIndex
         for index in value.utf8.indices {
