@@ -125,7 +125,26 @@ struct FormBuilderTests {
         #expect(touched.hasChangedSinceQueued())
         #expect(touched.recaptured().size == 11)
         #expect(!touched.recaptured().hasChangedSinceQueued())
+        #expect(throws: UploadError.fileChangedSinceQueued(path: path)) {
+            try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [touched]))
+        }
+        _ = try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [touched.recaptured()]))
         // A file missing now is not "changed": the encoder reports it.
         #expect(!QueuedFile.capture(path: directory.path("nothing")).hasChangedSinceQueued())
+        // An empty file (no body segment of its own) is judged too, in both directions.
+        let empty = directory.file("empty.txt", bytes: 0)
+        let queuedEmpty = QueuedFile.capture(path: empty)
+        _ = try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [queuedEmpty]))
+        directory.file("empty.txt", bytes: 3)
+        #expect(throws: UploadError.fileChangedSinceQueued(path: empty)) {
+            try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [queuedEmpty]))
+        }
+        let emptied = QueuedFile.capture(path: empty)
+        directory.file("empty.txt", bytes: 0)
+        #expect(throws: UploadError.fileChangedSinceQueued(path: empty)) {
+            try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [emptied]))
+        }
+        // The same file twice in a bundle: judged for each.
+        _ = try Self.builder.message(for: UploadJobSpec(url: "http://h/u", files: [touched.recaptured(), touched.recaptured()]))
     }
 }

@@ -36,5 +36,14 @@ struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Whether connections use TLS.
     var usesTLS: Bool { scheme == "https" }
 
+    /// Hashes scheme, host and port only: endpoints that differ in their options alone are rare,
+    /// and the pool looks an endpoint up several times per request (equality still compares the
+    /// options).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(scheme)
+        hasher.combine(host)
+        hasher.combine(port)
+    }
+
     var description: String { "\(host):\(port)" }
 }

@@ -61,7 +61,8 @@ public struct FormBuilder: Sendable {
         } catch {
             throw .multipartFailed(error)
         }
-        for file in spec.files where file.hasChangedSinceQueued() {
+        let inspected = Dictionary(body.files.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+        for file in spec.files where Self.hasChanged(file, inspected: inspected[file.path]) {
             throw .fileChangedSinceQueued(path: file.path)
         }
         do {
@@ -71,6 +72,13 @@ public struct FormBuilder: Sendable {
         } catch {
             throw .requestInvalid(reason: .invalidHeader(error))
         }
+    }
+
+    /// Whether a job's file changed since it was queued, judged from the snapshot the encoder
+    /// has just taken of it (an empty file has none: it is examined again).
+    private static func hasChanged(_ file: QueuedFile, inspected: FileSnapshot?) -> Bool {
+        guard let inspected else { return file.hasChangedSinceQueued() }
+        return inspected.size != file.size || inspected.modificationTimeNanoseconds != file.modificationTimeNanoseconds
     }
 
     /// Builds one attempt's request.
