@@ -28,6 +28,21 @@ public enum FileSystemName {
     /// - Parameter bytes: The bytes, as `readdir`, `getcwd` or `argv` gave them.
     /// - Returns: The string; undecodable bytes are `U+EF00 + byte`.
     public static func decode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        decodeAny(bytes)
+    }
+
+    /// Decodes file-system bytes in memory, such as an `argv` entry: `decode(_:)` without the
+    /// cost of a generic collection for the common case, a name that is all ASCII (a command line
+    /// of 100,000 paths is decoded at start-up).
+    ///
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The string; undecodable bytes are `U+EF00 + byte`.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return decodeAny(bytes)
+    }
+
+    private static func decodeAny<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()

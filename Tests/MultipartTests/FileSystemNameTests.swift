@@ -8,6 +8,7 @@ struct FileSystemNameTests {
     @Test("valid UTF-8 decodes as itself", arguments: ["", "plain.txt", "café 日本 🚀", "a\nb", "\u{EF7F}x"])
     func validUTF8(_ text: String) {
         #expect(FileSystemName.decode(Array(text.utf8)) == text)
+        #expect(Array(text.utf8).withUnsafeBytes { FileSystemName.decode($0) } == text)
         #expect(FileSystemName.bytes(of: text) == Array(text.utf8))
         #expect(!FileSystemName.isUndecodable(text))
     }
@@ -27,6 +28,8 @@ struct FileSystemNameTests {
         let decoded = FileSystemName.decode(bytes)
         let want = zip(bytes, expected).map { byte, ascii in ascii.map { String(Unicode.Scalar($0)) } ?? mapped(byte) }
         #expect(decoded == want.joined())
+        // The same from memory, as argv is decoded.
+        #expect(bytes.withUnsafeBytes { FileSystemName.decode($0) } == decoded)
         #expect(FileSystemName.bytes(of: decoded) == bytes)
         #expect(FileSystemName.isUndecodable(decoded))
         #expect(!decoded.unicodeScalars.contains("\u{FFFD}"))

@@ -27,6 +27,11 @@ struct SendFileArguments {
         while index < arguments.count {
             let token = arguments[index]
             index += 1
+            // Most tokens are FILEs: one look at the first byte tells them from options.
+            guard token.utf8.first == UInt8(ascii: "-") else {
+                files.append(token)
+                continue
+            }
             if token == "--" {
                 files += arguments[index...]
                 break
