@@ -221,6 +221,26 @@ struct SendCommandTests {
         }
     }
 
+    @Test("SIGINT while a long list is still being queued: the first uploads have started, and every file is kept for --resume")
+    func interruptWhileQueueing() async throws {
+        let dir = TemporaryDirectory()
+        let count = 5_000
+        let files = (0..<count).map { dir.file("f\($0).txt", bytes: 20) }
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: FaultPlan(stall: true))) { server in
+            let process = try FerryProcess(["send", "--json", "--url", server.baseURL + "/upload"] + files, stateHome: dir.path("state"))
+            // The first slice starts long before the last is queued.
+            let started = try await process.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
+            #expect(started)
+            process.signal(SIGINT)
+            #expect(try await process.exitStatus(within: .seconds(30)) == 130, "\(process.errorText)")
+            let jobs = try UploadJournal(path: dir.path("state") + "/ferry/journal.sqlite").allJobs()
+            #expect(jobs.count == count)
+            #expect(Set(jobs.flatMap(\.spec.files).map(\.path)) == Set(files))
+            // Queued, or (a small body that went out whole to the stalled server) failed as "may have arrived".
+            #expect(jobs.allSatisfy { $0.state == .queued || $0.mayHaveArrived })
+        }
+    }
+
     @Test("--json into a closed pipe (| head) ends the run with 141, no crash, the job kept for --resume")
     func jsonIntoClosedPipe() async throws {
         let dir = TemporaryDirectory()

@@ -15,16 +15,22 @@ public final class SendTermination: Sendable {
     private let phase = Atomic(Phase.running)
     private let shutDown: @Sendable (_ reason: String, _ status: Int32) -> Void
 
-    /// Creates the termination for one run of `ferry send`: ending early stops `manager`,
-    /// writes and closes `journal`, lets `events` drain, writes `ferry: REASON; unfinished jobs
-    /// are kept for ferry send --resume` to standard error and exits with the status.
+    /// Creates the termination for one run of `ferry send`: ending early waits until the run's
+    /// files are all queued (recorded in the journal), stops `manager`, writes and closes
+    /// `journal`, lets `events` drain, writes `ferry: REASON; unfinished jobs are kept for ferry
+    /// send --resume` to standard error and exits with the status.
     ///
     /// - Parameters:
     ///   - manager: The run's manager.
     ///   - journal: Its journal, if any.
     ///   - events: The serial queue events are printed on; pending prints finish before exit.
-    public convenience init(manager: UploadManager, journal: UploadJournal?, events: DispatchQueue) {
+    ///   - queueing: Entered while the run is still queueing its files; left when every file is
+    ///     queued (or queueing failed).
+    public convenience init(manager: UploadManager, journal: UploadJournal?, events: DispatchQueue,
+                            queueing: DispatchGroup) {
         self.init { reason, status in
+            // A file not yet queued would be missing from `--resume`.
+            queueing.wait()
             manager.stop()
             manager.flushJournal()
             try? journal?.close()

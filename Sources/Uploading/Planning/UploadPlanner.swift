@@ -46,6 +46,27 @@ public struct UploadPlanner: Sendable {
     /// - Returns: One spec per file, or one for all (or one for the `-F` parts alone).
     /// - Throws: `MultipartError` when a `-F name=<file` value cannot be read.
     public func jobs(for files: [String], bundle: Bool) throws(MultipartError) -> [UploadJobSpec] {
+        Self.jobs(for: files, bundle: bundle, template: try template())
+    }
+
+    /// The job specs for the given files, made from `template`.
+    ///
+    /// - Parameters:
+    ///   - files: File paths; their size and modification time are recorded now.
+    ///   - bundle: Whether all files go in one request.
+    ///   - template: The shared request (``template()``).
+    /// - Returns: One spec per file, or one for all (or one for the `-F` parts alone).
+    public static func jobs(for files: [String], bundle: Bool, template: UploadJobSpec) -> [UploadJobSpec] {
+        bundle || files.isEmpty ? [bundledJob(for: files, template: template)] : jobs(for: files, template: template)
+    }
+
+    /// The request every job of this plan shares, without files: URL, method, headers and the
+    /// `-F` parts, with `-F name=<file` values read now. Jobs made from it share one copy of
+    /// those fields instead of holding a copy each.
+    ///
+    /// - Returns: The spec, with no files.
+    /// - Throws: `MultipartError` when a `-F name=<file` value cannot be read.
+    public func template() throws(MultipartError) -> UploadJobSpec {
         var textFields: [FormTextField] = []
         var extraFileParts: [ExtraFilePart] = []
         for argument in formArguments {
@@ -59,13 +80,29 @@ public struct UploadPlanner: Sendable {
                                                     contentType: argument.contentType))
             }
         }
-        let queued = files.map(QueuedFile.capture(path:))
-        let groups: [[QueuedFile]] = bundle || queued.isEmpty ? [queued] : queued.map { [$0] }
-        // One spec made once, its copies differing in their files only: the jobs share its URL,
-        // headers and parameters instead of holding a copy each.
-        let batch = UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
-                                  textFields: textFields, extraFileParts: extraFileParts, files: [],
-                                  connection: connection)
-        return groups.map(batch.replacingFiles)
+        return UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
+                             textFields: textFields, extraFileParts: extraFileParts, files: [],
+                             connection: connection)
+    }
+
+    /// One job per file, made from `template`; each file's size and modification time are
+    /// recorded now. A long list can be planned slice by slice.
+    ///
+    /// - Parameters:
+    ///   - files: File paths.
+    ///   - template: The shared request (``template()``).
+    /// - Returns: The specs, in order.
+    public static func jobs(for files: some Sequence<String>, template: UploadJobSpec) -> [UploadJobSpec] {
+        files.map { template.replacingFiles([QueuedFile.capture(path: $0)]) }
+    }
+
+    /// One job for all the files (none: the `-F` parts alone), made from `template`.
+    ///
+    /// - Parameters:
+    ///   - files: File paths, recorded now.
+    ///   - template: The shared request (``template()``).
+    /// - Returns: The spec.
+    public static func bundledJob(for files: [String], template: UploadJobSpec) -> UploadJobSpec {
+        template.replacingFiles(files.map(QueuedFile.capture(path:)))
     }
 }

@@ -67,9 +67,9 @@ struct Send: AsyncParsableCommand {
             fileField: formOptions.field, formArguments: try formOptions.formArguments(),
             connection: formOptions.connection.options()
         )
-        let jobs: [UploadJobSpec]
+        let template: UploadJobSpec?
         do {
-            jobs = files.isEmpty && formOptions.form.isEmpty ? [] : try planner.jobs(for: files, bundle: bundle)
+            template = files.isEmpty && formOptions.form.isEmpty ? nil : try planner.template()
         } catch {
             throw ValidationError(error.description)
         }
@@ -84,13 +84,13 @@ struct Send: AsyncParsableCommand {
             var transport = HTTPTransport.Configuration()
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
             let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)
-            let summary = try await runner.run(jobs)
+            let summary = try await runner.run(files: files, bundle: bundle, template: template)
             if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
             return
         }
         let writer = DryRunWriter(output: .output)
         var anyFailed = false
-        for job in jobs {
+        for job in template.map({ UploadPlanner.jobs(for: files, bundle: bundle, template: $0) }) ?? [] {
             do {
                 try writer.write(job)
             } catch let error as StandardStreamError {

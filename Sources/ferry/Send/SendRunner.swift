@@ -8,7 +8,17 @@ import Uploading
 /// and waits until the queue is idle. SIGINT, SIGTERM or SIGHUP aborts the requests in flight,
 /// keeps their jobs queued in the journal (for `--resume`) and exits with status 130; so does a
 /// standard output that can no longer be written (`| head -1`), with status 141.
+///
+/// A long list of files is planned and queued slice by slice, a small slice first: the first
+/// uploads start while the rest are still being recorded (queueing 20,000 files took a tenth of
+/// the run before anything was sent). Ending early waits until every file is queued, so
+/// `--resume` has them all.
 struct SendRunner {
+    /// How many files the first slice plans and queues: enough to fill the connections.
+    static let firstSliceSize = 32
+    /// The largest slice: one journal transaction each.
+    static let largestSliceSize = 1024
+
     /// The manager's limits, retry policy and timeouts.
     var configuration: UploadQueueConfiguration
     /// The transport's settings.
@@ -18,16 +28,22 @@ struct SendRunner {
     /// Whether to restore the journal's unfinished and failed jobs first.
     var resume: Bool
 
-    /// Runs the jobs.
+    /// Runs the jobs for `files`.
     ///
-    /// - Parameter jobs: The new jobs.
+    /// - Parameters:
+    ///   - files: The FILE arguments.
+    ///   - bundle: Whether all files go in one request.
+    ///   - template: The request every job shares (``UploadPlanner/template()``); nil when
+    ///     nothing new is sent (`--resume` alone).
     /// - Returns: The summary when the queue is idle.
-    func run(_ jobs: [UploadJobSpec]) async throws -> UploadSummary {
+    func run(files: [String], bundle: Bool, template: UploadJobSpec?) async throws -> UploadSummary {
         let journal = UploadJournal.openDefaultOrWarn(client: .send)
         let transport = HTTPTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
-        let termination = SendTermination(manager: manager, journal: journal, events: events)
+        let queueing = DispatchGroup()
+        queueing.enter()
+        let termination = SendTermination(manager: manager, journal: journal, events: events, queueing: queueing)
         let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1)
         let subscription = manager.subscribe(on: events) { batch in
             guard !termination.isTerminating else { return }
@@ -46,10 +62,11 @@ struct SendRunner {
         let signals = installSignalHandlers(termination)
         let start = DispatchTime.now()
         do {
+            defer { queueing.leave() }
             if resume {
                 _ = try manager.restore()
             }
-            try manager.enqueue(jobs)
+            if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {
             signals.forEach { $0.cancel() }
             subscription.cancel()
@@ -75,6 +92,24 @@ struct SendRunner {
         signals.forEach { $0.cancel() }
         try? journal?.close()
         return summary
+    }
+
+    /// Plans and queues the files' jobs slice by slice (all at once in bundle mode), the first
+    /// slice small.
+    private func enqueue(_ files: [String], bundle: Bool, template: UploadJobSpec,
+                         into manager: UploadManager) throws(UploadError) {
+        guard !bundle, !files.isEmpty else {
+            try manager.enqueue(UploadPlanner.jobs(for: files, bundle: bundle, template: template))
+            return
+        }
+        var start = 0
+        var size = Self.firstSliceSize
+        while start < files.count {
+            let end = min(files.count, start + size)
+            try manager.enqueue(UploadPlanner.jobs(for: files[start..<end], template: template))
+            start = end
+            size = min(size * 4, Self.largestSliceSize)
+        }
     }
 
     /// SIGINT, SIGTERM and SIGHUP end the run through `termination` with status 130. A SIGHUP
