@@ -29,9 +29,7 @@ struct QueueMemoryBenchmark {
         let transport = HTTPTransport()
         let journal = try UploadJournal.openDefault()
         let manager = UploadManager(
-            configuration: UploadQueueConfiguration(concurrencyLimit: settings.concurrency,
-                                                    retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
-            transport: transport, journal: journal)
+            configuration: settings.queueConfiguration(journaled: true), transport: transport, journal: journal)
         let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.benchmark.events")) { inbox.append($0) }
 
