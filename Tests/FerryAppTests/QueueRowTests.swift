@@ -61,6 +61,12 @@ struct QueueRowTests {
         for job in jobs { #expect(QueueRow(job).job == job) }
     }
 
+    @Test("a row takes 40 bytes, where a whole job takes more than three times that")
+    func rowsAreSmall() {
+        #expect(MemoryLayout<QueueRow>.stride == 40)
+        #expect(MemoryLayout<UploadJob>.stride > 120)
+    }
+
     @Test("a succeeded job's row keeps no response or attempt history; opening its details loads them")
     func succeededRowsLoadTheirDetails() {
         let done = UploadJob(

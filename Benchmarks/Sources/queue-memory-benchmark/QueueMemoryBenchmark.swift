@@ -68,9 +68,13 @@ struct QueueMemoryBenchmark {
         let deadline = start + .milliseconds(Int(seconds * 1000))
         var checksum = 0
         while DispatchTime.now() < deadline {
-            for event in inbox.drain() {
-                try perform(state.update(.uploadEventReceived(event)))
-                try settle()
+            var batches = inbox.drain()
+            for index in batches.indices {
+                for event in batches[index] {
+                    try perform(state.update(.uploadEventReceived(event)))
+                    try settle()
+                }
+                batches[index] = []
             }
             if DispatchTime.now() >= lastFrame + .milliseconds(100) {
                 checksum &+= AppView.render(state, size: state.size).cells.count

@@ -9,12 +9,13 @@ import Uploading
 /// size are not kept: the rows and the totals do not show them, and the details view asks for
 /// them (``AppCommand/loadJobDetails(_:)``).
 public struct QueueRow: Hashable, Sendable, Identifiable {
+    // In this order the fields take 40 bytes with no padding but the state's 3.
     /// The job's ID.
     public let id: UploadJobID
-    /// Where the job is in its life.
-    public let state: UploadJobState
     private let spec: UploadJobSpec
     private let attempts: Int32
+    /// Where the job is in its life.
+    public let state: UploadJobState
     private let whole: Whole
 
     /// The job as the engine described it, when the row keeps it.
