@@ -55,9 +55,7 @@ struct Interface: AsyncParsableCommand {
         }
         let transport = HTTPTransport()
         let manager = UploadManager(
-            configuration: UploadQueueConfiguration(
-                concurrencyLimit: settings.concurrency, retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
-            transport: transport, journal: journal)
+            configuration: settings.queueConfiguration(journaled: journal != nil), transport: transport, journal: journal)
         let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.interface.events")) { inbox.append($0) }
         var initial: [AppMessage] = []

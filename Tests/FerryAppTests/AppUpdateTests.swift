@@ -304,7 +304,7 @@ struct AppUpdateTests {
         var app = AppHarness(directories: Self.tree, settings: Self.valid, size: Size(width: 120, height: 24))
         app.type("a")
         app.type("u")
-        let queued = app.state.queue.jobs[app.state.queue.order[0]]!
+        let queued = app.state.queue.rows[app.state.queue.order[0]]!.job
         let start = Date(timeIntervalSince1970: 1_795_324_387)
         let refused = UploadError.serverRejected(status: 503, retryAfter: nil)
         let lost = UploadError.transferFailed(reason: .connectionLost(message: "reset by peer"))
@@ -523,7 +523,7 @@ struct AppUpdateTests {
         all.state.focus = .queue
         #expect(all.type("R") == [.retryFailedAndCancelled])
         #expect(all.state.notice == "1 upload(s) that may have arrived are left out: r on each sends it again")
-        #expect(all.state.queue.jobs[2]?.state == .queued, "a cancelled job is retried by R")
-        #expect(all.state.queue.jobs[1]?.state == .failed)
+        #expect(all.state.queue.rows[2]?.state == .queued, "a cancelled job is retried by R")
+        #expect(all.state.queue.rows[1]?.state == .failed)
     }
 }

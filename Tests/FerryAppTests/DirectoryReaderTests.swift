@@ -93,4 +93,10 @@ struct DirectoryReaderTests {
         #expect(DirectoryReader.parent(of: "/a/") == ("/", "a"))
         #expect(DirectoryReader.parent(of: "/") == ("/", ""))
     }
+
+    @Test func joinedPaths() {
+        #expect(DirectoryReader.join("/a/b", "c.txt") == "/a/b/c.txt")
+        #expect(DirectoryReader.join("/", "c.txt") == "/c.txt")
+        #expect(DirectoryReader.join("/a/", "é and a longer name.txt") == "/a/é and a longer name.txt")
+    }
 }

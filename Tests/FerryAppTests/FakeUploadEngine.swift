@@ -38,6 +38,8 @@ struct FakeUploadEngine {
                     jobs[job.id] = job
                     messages.append(.uploadEventReceived(.queued(job)))
                 }
+            case .loadJobDetails(let id):
+                if let job = jobs[id] { messages.append(.jobDetailsLoaded(job)) }
             case .remove(let id):
                 jobs[id] = nil
                 messages.append(.uploadEventReceived(.removed(id)))

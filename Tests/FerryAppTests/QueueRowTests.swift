@@ -12,7 +12,10 @@ struct QueueRowTests {
 
     static func queueApp(_ jobs: [UploadJob], size: Size = Size(width: 80, height: 24)) -> AppHarness {
         var app = AppHarness(directories: ["/data": []], size: size)
-        for job in jobs { app.send(.uploadEventReceived(.queued(job))) }
+        for job in jobs {
+            app.engine.adopt(job)
+            app.send(.uploadEventReceived(.queued(job)))
+        }
         app.type("3")
         return app
     }
@@ -35,6 +38,88 @@ struct QueueRowTests {
         app.press(.enter)
         let details = Self.trimmed(app.screen(width: 80, height: 24).lines())
         #expect(details.contains("Request: POST http://h/u · body 186 B"), "\(details)")
+    }
+
+    static func state(size: Size = Size(width: 80, height: 24)) -> AppState {
+        AppState(directory: "/data", settings: FormSettings(), homeDirectory: "/", size: size,
+                 timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    @Test("a row keeps whole a job waiting for its first attempt, in flight, waiting for a retry, failed or cancelled")
+    func rowsKeepUnfinishedJobsWhole() {
+        let spec = Self.spec("a.txt", size: 1)
+        let refused = UploadError.serverRejected(status: 503, retryAfter: nil)
+        let jobs = [
+            UploadJob(id: 1, spec: spec),
+            UploadJob(id: 2, spec: spec, state: .uploading, progress: UploadProgress(bytesSent: 5, totalBytes: 10), attempts: 1),
+            UploadJob(id: 3, spec: spec, state: .queued, attempts: 1, automaticRetries: 1, lastError: refused,
+                      attemptHistory: [UploadAttempt(number: 1, outcome: .failed, status: 503)]),
+            UploadJob(id: 4, spec: spec, state: .failed, attempts: 2, lastError: refused, response: UploadResponse(status: 503),
+                      attemptHistory: [UploadAttempt(number: 2, outcome: .failed, status: 503)]),
+            UploadJob(id: 5, spec: spec, state: .cancelled, attempts: 1),
+        ]
+        for job in jobs { #expect(QueueRow(job).job == job) }
+    }
+
+    @Test("a row takes 40 bytes, where a whole job takes more than three times that")
+    func rowsAreSmall() {
+        #expect(MemoryLayout<QueueRow>.stride == 40)
+        #expect(MemoryLayout<UploadJob>.stride > 120)
+    }
+
+    @Test("a succeeded job's row keeps no response or attempt history; opening its details loads them")
+    func succeededRowsLoadTheirDetails() {
+        let done = UploadJob(
+            id: 1, spec: Self.spec("a.txt", size: 1), state: .succeeded, progress: UploadProgress(bytesSent: 180, totalBytes: 180),
+            attempts: 2, automaticRetries: 1, response: UploadResponse(status: 201, body: Array("stored as 7".utf8)),
+            attemptHistory: [UploadAttempt(number: 1, outcome: .failed, status: 503),
+                             UploadAttempt(number: 2, outcome: .succeeded, status: 201)])
+        var state = Self.state()
+        _ = state.update(.uploadEventReceived(.succeeded(done)))
+        let row = state.queue.rows[1]
+        #expect(row?.job.state == .succeeded)
+        #expect(row?.job.attempts == 2)
+        #expect(row?.job.response == nil)
+        #expect(row?.job.attemptHistory == [])
+        #expect(state.queue.summary.succeeded == 1)
+
+        _ = state.update(.keyPressed(.char("3")))
+        #expect(state.update(.keyPressed(.key(.enter))) == [.loadJobDetails(1)])
+        var details = Self.trimmed(AppView.render(state, size: state.size).lines())
+        #expect(details.contains("(reading the attempts and the response…)"), "\(details)")
+        #expect(!details.contains("Response: 201"))
+
+        _ = state.update(.jobDetailsLoaded(done))
+        details = Self.trimmed(AppView.render(state, size: state.size).lines())
+        #expect(details.contains("Attempts: 2, 1 of them an automatic retry"), "\(details)")
+        #expect(details.contains("Request: POST http://h/u · body 180 B"), "\(details)")
+        #expect(details.contains("Response: 201"), "\(details)")
+        #expect(details.contains("stored as 7"), "\(details)")
+        #expect(!details.contains("(reading the attempts and the response…)"))
+    }
+
+    @Test("open details follow the job's events whole; an answer that comes after they closed is dropped")
+    func detailsFollowEventsAndDropLateAnswers() {
+        let spec = Self.spec("a.txt", size: 1)
+        let uploading = UploadJob(id: 1, spec: spec, state: .uploading, progress: UploadProgress(bytesSent: 0, totalBytes: 180),
+                                  attempts: 1)
+        let done = UploadJob(id: 1, spec: spec, state: .succeeded, progress: UploadProgress(bytesSent: 180, totalBytes: 180),
+                             attempts: 1, response: UploadResponse(status: 200, body: Array("ok".utf8)),
+                             attemptHistory: [UploadAttempt(number: 1, outcome: .succeeded, status: 200)])
+        var state = Self.state()
+        _ = state.update(.uploadEventReceived(.started(uploading)))
+        _ = state.update(.keyPressed(.char("3")))
+        #expect(state.update(.keyPressed(.key(.enter))).isEmpty, "a job in flight is kept whole: nothing to load")
+        _ = state.update(.uploadEventReceived(.succeeded(done)))
+        #expect(state.queue.detailsJob == done, "the open details take the event's whole job")
+        #expect(!state.queue.isLoadingDetails)
+        #expect(state.queue.rows[1]?.job.response == nil, "the row still drops it")
+
+        _ = state.update(.keyPressed(.key(.escape)))
+        #expect(state.update(.keyPressed(.key(.enter))) == [.loadJobDetails(1)])
+        _ = state.update(.keyPressed(.key(.escape)))
+        _ = state.update(.jobDetailsLoaded(done))
+        #expect(state.queue.detailsJob == nil, "a late answer does not reopen the details")
     }
 
     @Test("details count attempts in words")

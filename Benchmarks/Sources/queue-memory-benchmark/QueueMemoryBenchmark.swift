@@ -29,9 +29,7 @@ struct QueueMemoryBenchmark {
         let transport = HTTPTransport()
         let journal = try UploadJournal.openDefault()
         let manager = UploadManager(
-            configuration: UploadQueueConfiguration(concurrencyLimit: settings.concurrency,
-                                                    retryPolicy: RetryPolicy(maximumRetries: settings.retries)),
-            transport: transport, journal: journal)
+            configuration: settings.queueConfiguration(journaled: true), transport: transport, journal: journal)
         let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.benchmark.events")) { inbox.append($0) }
 
@@ -70,9 +68,13 @@ struct QueueMemoryBenchmark {
         let deadline = start + .milliseconds(Int(seconds * 1000))
         var checksum = 0
         while DispatchTime.now() < deadline {
-            for event in inbox.drain() {
-                try perform(state.update(.uploadEventReceived(event)))
-                try settle()
+            var batches = inbox.drain()
+            for index in batches.indices {
+                for event in batches[index] {
+                    try perform(state.update(.uploadEventReceived(event)))
+                    try settle()
+                }
+                batches[index] = []
             }
             if DispatchTime.now() >= lastFrame + .milliseconds(100) {
                 checksum &+= AppView.render(state, size: state.size).cells.count

@@ -93,7 +93,15 @@ public enum DirectoryReader {
     ///   - name: The entry name.
     /// - Returns: The path.
     public static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        // Reserved to the byte: `+` leaves spare capacity (a path of 50 bytes took 144), and the
+        // browser holds one path per entry, 100,000 in a large folder.
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        var path = ""
+        path.reserveCapacity(directory.utf8.count + separator.utf8.count + name.utf8.count)
+        path += directory
+        path += separator
+        path += name
+        return path
     }
 
     /// Examines one entry relative to the open directory (`fstatat`), which is much faster than

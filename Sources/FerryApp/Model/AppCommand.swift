@@ -9,6 +9,10 @@ public enum AppCommand: Hashable, Sendable {
     case collectFiles(String)
     /// Queue jobs in the engine.
     case enqueue([UploadJobSpec])
+    /// Read one job whole, with the response and attempt history the queue pane does not keep
+    /// for a succeeded job (the engine's queue or, once it dropped them, the journal); answer
+    /// with ``AppMessage/jobDetailsLoaded(_:)``, or nothing if the job is gone.
+    case loadJobDetails(UploadJobID)
     /// Retry one failed or cancelled job.
     case retry(UploadJobID)
     /// Retry every failed and cancelled job (not those that may have arrived).

@@ -18,6 +18,9 @@ public enum AppMessage: Hashable, Sendable {
     case filesCollected(FileCollection)
     /// The upload engine reported an event.
     case uploadEventReceived(UploadEvent)
+    /// A job's details were read (after ``AppCommand/loadJobDetails(_:)``): the whole job, with
+    /// a succeeded job's response and attempt history.
+    case jobDetailsLoaded(UploadJob)
     /// The journal's unfinished and failed jobs were restored into the engine, which is paused
     /// when `paused` (the user paused it last time, or unfinished jobs came back: they wait for
     /// the user); `othersWaiting` jobs of `ferry send` wait for its `--resume`.

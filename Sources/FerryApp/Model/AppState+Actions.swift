@@ -42,8 +42,11 @@ extension AppState {
         case .deleteRow: return deleteCurrentRow()
         case .reveal: form.revealsSecrets.toggle()
         case .details:
-            queue.detailsJobID = queue.detailsJobID == nil ? queue.current?.id : nil
-            queue.detailsScroll = 0
+            if queue.detailsJobID != nil {
+                queue.closeDetails()
+            } else if let id = queue.current?.id, queue.openDetails(id) {
+                return [.loadJobDetails(id)]
+            }
         case .retry: return retryCurrent()
         case .retryFailedAndCancelled: return retryFailedAndCancelled()
         case .cancel: return queue.current.map { [.cancel($0.id)] } ?? []
@@ -83,7 +86,7 @@ extension AppState {
         case .files: apply(&browser.scroll)
         case .form: apply(&form.scroll)
         case .queue:
-            if let id = queue.detailsJobID, let job = queue.jobs[id] {
+            if let job = queue.detailsJob {
                 scrollDetails(of: job, movement)
             } else {
                 apply(&queue.scroll)
@@ -114,7 +117,7 @@ extension AppState {
     /// Moves the open details view by a line, a page or to an end, within its length.
     private mutating func scrollDetails(of job: UploadJob, _ movement: ListMovement) {
         let area = AppLayout(size: size).body.size
-        let limit = JobDetails.maximumScroll(of: job, in: area)
+        let limit = JobDetails.maximumScroll(of: job, isLoading: queue.isLoadingDetails, in: area)
         queue.detailsScroll = Self.scrolled(queue.detailsScroll, by: movement, limit: limit, page: max(1, area.height - 1))
     }
 
@@ -225,7 +228,7 @@ extension AppState {
     }
 
     private mutating func retryFailedAndCancelled() -> [AppCommand] {
-        let skipped = queue.jobs.values.filter(\.mayHaveArrived).count
+        let skipped = queue.rows.values.filter(\.job.mayHaveArrived).count
         if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
         return [.retryFailedAndCancelled]
     }

@@ -28,6 +28,9 @@ extension AppState {
         case .uploadEventReceived(let event):
             apply(event)
             return quitIfInFlightFinished()
+        case .jobDetailsLoaded(let job):
+            queue.detailsLoaded(job)
+            return []
         case let .jobsRestored(jobs, paused, othersWaiting):
             return restored(jobs, paused: paused, othersWaiting: othersWaiting)
         case .formRestored(let settings):
@@ -110,7 +113,7 @@ extension AppState {
         if form.editing != nil, focus == .form { return editForm(with: event) }
         if form.methodChoice != nil, focus == .form { return chooseMethod(with: event) }
         if focus == .queue, queue.detailsJobID != nil, event == .key(.escape) {
-            queue.detailsJobID = nil
+            queue.closeDetails()
             return []
         }
         if focus == .files, event == .key(.escape), !browser.filter.isEmpty {

@@ -3,24 +3,29 @@ import Uploading
 
 /// Upload events waiting for the interface loop: the manager's subscription appends from its
 /// queue, the loop drains on its thread.
+///
+/// Batches are kept as the manager handed them over, never copied into one growing array: after
+/// 100,000 files are queued their events arrive faster than the model applies them, and each
+/// copy would hold the old and the new array for a moment.
 public final class EventInbox: Sendable {
-    private let events = Mutex<[UploadEvent]>([])
+    private let batches = Mutex<[[UploadEvent]]>([])
 
     /// Creates an empty inbox.
     public init() {}
 
-    /// Adds events, in order; callable from any thread.
+    /// Adds a batch of events, in order; callable from any thread.
     ///
     /// - Parameter batch: The events.
     public func append(_ batch: [UploadEvent]) {
-        events.withLock { $0.append(contentsOf: batch) }
+        guard !batch.isEmpty else { return }
+        batches.withLock { $0.append(batch) }
     }
 
-    /// Takes every waiting event, oldest first.
+    /// Takes every waiting batch, oldest first.
     ///
-    /// - Returns: The events.
-    public func drain() -> [UploadEvent] {
-        events.withLock { pending in
+    /// - Returns: The batches, each as it was appended.
+    public func drain() -> [[UploadEvent]] {
+        batches.withLock { pending in
             defer { pending = [] }
             return pending
         }

@@ -4,14 +4,18 @@ import Uploading
 /// The queue pane's state: the jobs in the order they were queued, as the upload events
 /// describe them, the cursor, and the job whose details are open.
 public struct QueueState: Hashable, Sendable {
-    /// The jobs by ID (a compact table: the queue may hold 100,000 of them).
-    public private(set) var jobs = JobTable<UploadJob>()
+    /// The jobs' rows by ID (a compact table of small rows: the queue may hold 100,000 of them).
+    public private(set) var rows = JobTable<QueueRow>()
     /// The job IDs in queue order.
     public private(set) var order: [UploadJobID] = []
     /// The cursor over ``order``.
     public var scroll = ListScroll()
-    /// The job whose details view is open, if any.
-    public var detailsJobID: UploadJobID?
+    /// The job whose details view is open, whole, as its row, the engine's answer to
+    /// ``AppCommand/loadJobDetails(_:)`` or its latest event describes it.
+    public private(set) var detailsJob: UploadJob?
+    /// Whether the details view waits for ``AppCommand/loadJobDetails(_:)``'s answer: until it
+    /// comes, a succeeded job's details lack its attempts and response.
+    public private(set) var isLoadingDetails = false
     /// Wrapped lines of the details view scrolled past.
     public var detailsScroll = 0
     /// Whether the engine's queue is paused, as its last `pausedChanged` event (or the restore)
@@ -25,10 +29,13 @@ public struct QueueState: Hashable, Sendable {
     /// Creates an empty queue.
     public init() {}
 
-    /// The job under the cursor, if any.
+    /// The job under the cursor, if any, as its row knows it.
     public var current: UploadJob? {
-        scroll.selection.flatMap { jobs[order[$0]] }
+        scroll.selection.flatMap { rows[order[$0]]?.job }
     }
+
+    /// The ID of the job whose details view is open, if any.
+    public var detailsJobID: UploadJobID? { detailsJob?.id }
 
     /// Counts of jobs by state, and bytes; kept up to date as jobs change.
     public private(set) var summary = UploadSummary()
@@ -43,14 +50,48 @@ public struct QueueState: Hashable, Sendable {
     ///   - now: The clock's latest reading, to time its progress.
     public mutating func upsert(_ job: UploadJob, at now: SchedulerInstant? = nil) {
         progressWatch.record(job, at: now)
-        if let old = jobs[job.id] {
-            summary.account(old, sign: -1)
+        if let old = rows[job.id] {
+            summary.account(old.job, sign: -1)
         } else {
             order.append(job.id)
             scroll.setCount(order.count)
         }
-        jobs[job.id] = job
+        rows[job.id] = QueueRow(job)
         summary.account(job, sign: 1)
+        if job.id == detailsJob?.id {
+            detailsJob = job
+            isLoadingDetails = false
+        }
+    }
+
+    /// Opens the details view of a job.
+    ///
+    /// - Parameter id: The job.
+    /// - Returns: Whether its details must be loaded (``AppCommand/loadJobDetails(_:)``): its row
+    ///   does not keep all of them.
+    public mutating func openDetails(_ id: UploadJobID) -> Bool {
+        guard let row = rows[id] else { return false }
+        detailsJob = row.job
+        detailsScroll = 0
+        isLoadingDetails = row.lacksDetails
+        return isLoadingDetails
+    }
+
+    /// Takes the details the engine answered with, if that job's details view is still open
+    /// and waits for them.
+    ///
+    /// - Parameter job: The whole job.
+    public mutating func detailsLoaded(_ job: UploadJob) {
+        guard isLoadingDetails, job.id == detailsJob?.id else { return }
+        detailsJob = job
+        isLoadingDetails = false
+    }
+
+    /// Closes the details view.
+    public mutating func closeDetails() {
+        detailsJob = nil
+        detailsScroll = 0
+        isLoadingDetails = false
     }
 
     /// Makes room for `count` more jobs at once (a long batch was just queued), so the table
@@ -58,7 +99,7 @@ public struct QueueState: Hashable, Sendable {
     ///
     /// - Parameter count: How many jobs are about to arrive.
     public mutating func reserveCapacity(forAdding count: Int) {
-        jobs.reserveCapacity(adding: count)
+        rows.reserveCapacity(adding: count)
         let needed = order.count + count
         if needed > order.capacity { order.reserveCapacity(max(needed, order.capacity * 2)) }
     }
@@ -67,11 +108,11 @@ public struct QueueState: Hashable, Sendable {
     ///
     /// - Parameter id: The job.
     public mutating func remove(_ id: UploadJobID) {
-        guard let old = jobs.removeValue(forKey: id) else { return }
+        guard let old = rows.removeValue(forKey: id) else { return }
         progressWatch.forget(id)
-        summary.account(old, sign: -1)
+        summary.account(old.job, sign: -1)
         order.removeAll { $0 == id }
         scroll.setCount(order.count)
-        if detailsJobID == id { detailsJobID = nil }
+        if detailsJobID == id { closeDetails() }
     }
 }

@@ -8,6 +8,8 @@ import Uploading
 struct JobDetails: Widget {
     /// The job to describe.
     let job: UploadJob
+    /// Whether the job's attempts and response are still being read (``QueueState/isLoadingDetails``).
+    var isLoading = false
     /// Wrapped lines skipped at the top; clamped so the last line can reach the bottom row.
     var scroll = 0
     /// The zone attempt times are shown in.
@@ -24,10 +26,11 @@ struct JobDetails: Widget {
     ///
     /// - Parameters:
     ///   - job: The job.
+    ///   - isLoading: Whether its attempts and response are still being read.
     ///   - area: The size of the area.
     /// - Returns: How many wrapped lines can be skipped with the last one still on screen.
-    static func maximumScroll(of job: UploadJob, in area: Size) -> Int {
-        let count = Paragraph(JobDetails(job: job).lines, wrap: true).layoutLines(width: area.width).count
+    static func maximumScroll(of job: UploadJob, isLoading: Bool, in area: Size) -> Int {
+        let count = Paragraph(JobDetails(job: job, isLoading: isLoading).lines, wrap: true).layoutLines(width: area.width).count
         return maximumScroll(lineCount: count, height: area.height)
     }
 
@@ -59,6 +62,11 @@ struct JobDetails: Widget {
         for header in spec.headers {
             let value = header.isSecretHeader ? FormState.secretMask : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
+        }
+        if isLoading {
+            lines.append(TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading))
+            lines.append(TextLine("(reading the attempts and the response…)", style: Theme.dim))
+            return lines
         }
         lines += attemptLines
         if let error = job.lastError, error.description != job.attemptHistory.last?.error {

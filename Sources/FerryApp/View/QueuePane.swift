@@ -10,8 +10,9 @@ struct QueuePane: Widget {
     func render(in area: Rect, buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
         let queue = state.queue
-        if let id = queue.detailsJobID, let job = queue.jobs[id] {
-            JobDetails(job: job, scroll: queue.detailsScroll).render(in: area, buffer: &buffer)
+        if let job = queue.detailsJob {
+            JobDetails(job: job, isLoading: queue.isLoadingDetails, scroll: queue.detailsScroll)
+                .render(in: area, buffer: &buffer)
             return
         }
         let (header, list) = area.splitTop(1)
@@ -23,7 +24,7 @@ struct QueuePane: Widget {
         }
         let scroll = queue.scroll.fitted(viewportHeight: list.height, count: queue.order.count)
         for (row, index) in scroll.visibleRange.enumerated() {
-            guard let job = queue.jobs[queue.order[index]] else { continue }
+            guard let job = queue.rows[queue.order[index]]?.job else { continue }
             let line = Rect(x: list.x, y: list.y + row, width: list.width, height: 1)
             renderJob(job, columns: columns, in: line, buffer: &buffer)
             if index == scroll.cursor && state.focus == .queue {

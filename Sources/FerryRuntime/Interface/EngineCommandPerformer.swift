@@ -32,6 +32,8 @@ public struct EngineCommandPerformer: CommandPerformer {
             } catch {
                 return [.commandFailed("could not queue: \(error.description)")]
             }
+        case .loadJobDetails(let id):
+            return loadDetails(of: id)
         case .retry(let id): manager.retry(id)
         case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
         case .cancel(let id): manager.cancel(id)
@@ -56,5 +58,19 @@ public struct EngineCommandPerformer: CommandPerformer {
             break
         }
         return []
+    }
+
+    /// A job whole: the engine's copy, or — for a succeeded job whose response and attempt
+    /// history the engine dropped (it does when there is a journal) — the journal's row, once
+    /// every change so far is written.
+    private func loadDetails(of id: UploadJobID) -> [AppMessage] {
+        guard let job = manager.job(id) else { return [] }
+        guard job.state == .succeeded, job.response == nil, let journal else { return [.jobDetailsLoaded(job)] }
+        manager.flushJournal()
+        do {
+            return try journal.job(id).map { [.jobDetailsLoaded($0)] } ?? []
+        } catch {
+            return [.commandFailed("could not read the job's details: \(error.description)")]
+        }
     }
 }

@@ -66,16 +66,19 @@ public final class InterfaceLoop {
             }
             worker.submit(state.update(.clockTicked(now)))
             pending += worker.takeAnswers()
-            // Events are applied straight from the inbox's array: after queueing 100,000 files
-            // they must not be copied into a second array of messages.
-            let events = inbox.drain()
-            if !pending.isEmpty || !events.isEmpty {
+            // Events are applied straight from the inbox's batches, each let go once applied:
+            // after queueing 100,000 files they must not be copied into an array of messages.
+            var batches = inbox.drain()
+            if !pending.isEmpty || !batches.isEmpty {
                 dirty = true
                 busyUntil = .now() + .seconds(2)
             }
             applyPending()
-            for event in events {
-                worker.submit(state.update(.uploadEventReceived(event)))
+            for index in batches.indices {
+                for event in batches[index] {
+                    worker.submit(state.update(.uploadEventReceived(event)))
+                }
+                batches[index] = []
             }
             if state.isQuitting { break }
             if dirty {

@@ -203,6 +203,15 @@ public final class UploadJournal: Sendable {
         try fetchJobs(where: "1")
     }
 
+    /// One job as its row records it (progress is never recorded: only the body's length).
+    ///
+    /// - Parameter id: The job.
+    /// - Returns: The job, or nil if there is no such row.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
+    public func job(_ id: UploadJobID) throws(UploadError) -> UploadJob? {
+        try fetchJobs(where: "id = \(id.rawValue)").first
+    }
+
     /// Deletes the rows of succeeded and cancelled jobs (a restore does this: nobody will see them).
     ///
     /// - Returns: How many rows were deleted.

@@ -17,7 +17,8 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
     public var rateWindow: Duration
     /// Whether a succeeded job keeps its response and attempt history in the queue (for
     /// `UploadManager.job(_:)` and snapshots); default true. `ferry send`, which only prints
-    /// events, turns it off, so 100,000 finished jobs cost little more than queued ones. The
+    /// events, turns it off, so 100,000 finished jobs cost little more than queued ones, and so
+    /// does the interface when it has a journal (its details view reads them from there). The
     /// `succeeded` event and the journal carry them either way.
     public var keepsSucceededJobDetails: Bool
 

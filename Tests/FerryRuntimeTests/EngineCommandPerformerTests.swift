@@ -1,0 +1,53 @@
+import FerryApp
+import FerryRuntime
+import Testing
+import TestSupport
+import Uploading
+
+@Suite("The engine command performer")
+struct EngineCommandPerformerTests {
+    @Test("a succeeded job's details come back from the journal once the engine has dropped them")
+    func succeededJobDetailsFromTheJournal() async throws {
+        let folder = TemporaryDirectory()
+        let journal = try UploadJournal(path: folder.path("journal.sqlite"), client: .interface)
+        defer { try? journal.close() }
+        let transport = FakeTransport(replies: [.respond(status: 201, body: Array("stored".utf8))])
+        let manager = UploadManager(configuration: FormSettings().queueConfiguration(journaled: true),
+                                    transport: transport, journal: journal)
+        let performer = EngineCommandPerformer(manager: manager, journal: journal)
+        let spec = UploadJobSpec(url: "http://127.0.0.1:9/upload", files: [QueuedFile.capture(path: folder.file("a.txt"))])
+        let id = try manager.enqueue(spec)
+        _ = await manager.waitUntilIdle()
+        #expect(manager.job(id)?.state == .succeeded)
+        #expect(manager.job(id)?.response == nil, "the engine keeps no response of a succeeded job when it has a journal")
+
+        let answer = performer.perform(.loadJobDetails(id))
+        guard case .jobDetailsLoaded(let job)? = answer.first, answer.count == 1 else {
+            Issue.record("expected the job's details, got \(answer)")
+            return
+        }
+        #expect(job.id == id)
+        #expect(job.state == .succeeded)
+        #expect(job.response?.status == 201)
+        #expect(job.response?.bodyText == "stored")
+        #expect(job.attemptHistory.map(\.outcome) == [.succeeded])
+        #expect(performer.perform(.loadJobDetails(UploadJobID(id.rawValue + 1))).isEmpty, "a job that is gone has no details")
+    }
+
+    @Test("without a journal the engine keeps a succeeded job's details and answers with them")
+    func succeededJobDetailsWithoutAJournal() async throws {
+        let folder = TemporaryDirectory()
+        let transport = FakeTransport(replies: [.respond(status: 200, body: Array("fine".utf8))])
+        let manager = UploadManager(configuration: FormSettings().queueConfiguration(journaled: false), transport: transport)
+        let performer = EngineCommandPerformer(manager: manager, journal: nil)
+        let id = try manager.enqueue(UploadJobSpec(url: "http://127.0.0.1:9/upload",
+                                                   files: [QueuedFile.capture(path: folder.file("a.txt"))]))
+        _ = await manager.waitUntilIdle()
+        guard case .jobDetailsLoaded(let job)? = performer.perform(.loadJobDetails(id)).first else {
+            Issue.record("expected the job's details")
+            return
+        }
+        #expect(job.response?.bodyText == "fine")
+        #expect(job.attemptHistory.count == 1)
+    }
+}
