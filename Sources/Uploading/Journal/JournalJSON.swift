@@ -37,16 +37,11 @@ struct JournalJSON {
     /// - Parameter files: The files.
     /// - Returns: The JSON array.
     static func files(_ files: [QueuedFile]) -> String {
-        var text = "["
-        for (index, file) in files.enumerated() {
-            if index > 0 { text += "," }
-            var object = CompactJSONObject()
+        array(files) { file, object in
             object.add("path", file.path)
             object.add("size", file.size)
             object.add("modificationTimeNanoseconds", file.modificationTimeNanoseconds)
-            text += object.finished
         }
-        return text + "]"
     }
 
     /// A job's attempt history: `[UploadAttempt]`'s JSON.
@@ -54,10 +49,7 @@ struct JournalJSON {
     /// - Parameter attempts: The attempts, oldest first.
     /// - Returns: The JSON array.
     static func attempts(_ attempts: [UploadAttempt]) -> String {
-        var text = "["
-        for (index, attempt) in attempts.enumerated() {
-            if index > 0 { text += "," }
-            var object = CompactJSONObject()
+        array(attempts) { attempt, object in
             object.add("number", attempt.number)
             object.add("outcome", attempt.outcome.rawValue)
             // `Date`'s own encoding: seconds since 2001-01-01 UTC.
@@ -68,6 +60,17 @@ struct JournalJSON {
             object.add("status", attempt.status)
             object.add("error", attempt.error)
             object.add("retryDelay", json: attempt.retryDelay.map(duration))
+        }
+    }
+
+    /// A JSON array of one object per element, each filled in by `members`.
+    private static func array<Element>(_ elements: [Element],
+                                       _ members: (Element, inout CompactJSONObject) -> Void) -> String {
+        var text = "["
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            var object = CompactJSONObject()
+            members(element, &object)
             text += object.finished
         }
         return text + "]"
