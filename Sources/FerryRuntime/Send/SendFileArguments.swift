@@ -1,24 +1,23 @@
-import ArgumentParser
-import Foundation
-
 /// Takes `ferry send`'s FILE arguments out of the argument list before swift-argument-parser
 /// sees them: it merges the input positions of a repeated positional value by value, which is
 /// quadratic (20,000 paths took 6.4 s, 100,000 would take minutes). The parser gets the options
 /// and the first FILE (so its checks see files); `Ferry.main` puts the whole list back.
 ///
-/// Which options take a value is read from the parser's own description of `Send`
-/// (`_dumpHelp()`), so a new option needs no change here.
-struct SendFileArguments {
+/// Which options take a value is written out in ``valuedOptions``: reading it from the parser's
+/// own description of `Send` (`_dumpHelp()`) took a fifth of a one-file run's CPU time. A test
+/// compares it with that description (`ferry send --experimental-dump-help`), so a new option
+/// cannot be missed.
+public struct SendFileArguments: Sendable {
     /// The arguments for the parser: every option with its value, then `--` and the first FILE.
-    let parserArguments: [String]
+    public let parserArguments: [String]
     /// Every FILE, in order.
-    let files: [String]
+    public let files: [String]
 
     /// Splits `ferry`'s arguments (without the program name) when they run `send`.
     ///
     /// - Parameter arguments: The arguments.
     /// - Returns: The split, or nil when the arguments are not `send …` with FILEs.
-    init?(_ arguments: [String]) {
+    public init?(_ arguments: [String]) {
         guard arguments.first == "send" else { return nil }
         let (longValued, shortValued) = Self.valuedOptions
         var options = ["send"]
@@ -57,24 +56,10 @@ struct SendFileArguments {
         self.files = files
     }
 
-    /// The long and short names of `Send`'s options that take a value.
-    private static let valuedOptions: (long: Set<String>, short: Set<Character>) = {
-        var long: Set<String> = []
-        var short: Set<Character> = []
-        let help = Data(Send._dumpHelp().utf8)
-        guard let root = try? JSONSerialization.jsonObject(with: help) as? [String: Any],
-              let command = root["command"] as? [String: Any],
-              let arguments = command["arguments"] as? [[String: Any]] else { return (long, short) }
-        for argument in arguments where argument["kind"] as? String == "option" {
-            for name in argument["names"] as? [[String: Any]] ?? [] {
-                guard let text = name["name"] as? String else { continue }
-                if name["kind"] as? String == "short", let letter = text.first {
-                    short.insert(letter)
-                } else {
-                    long.insert(text)
-                }
-            }
-        }
-        return (long, short)
-    }()
+    /// The long and short names of `ferry send`'s options that take a value.
+    public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
+        long: ["cacert", "capath", "cert", "concurrency", "field", "key", "noproxy", "oauth2-bearer", "proxy", "retry",
+               "timeout", "url", "user"],
+        short: ["F", "H", "X", "u", "x"]
+    )
 }
