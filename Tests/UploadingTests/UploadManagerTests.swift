@@ -37,6 +37,24 @@ struct UploadManagerTests {
         #expect(delivered.count < 50, "\(delivered.count) batches")
     }
 
+    @Test("a long batch's events go out slice by slice, never gathered all at once")
+    func longBatchEventsAreNotGatheredWhole() throws {
+        let harness = ManagerHarness(limit: 2)
+        harness.manager.pause()
+        let sizes = Mutex<[Int]>([])
+        let queue = DispatchQueue(label: "ferry.tests.batch-sizes")
+        let subscription = harness.manager.subscribe(on: queue) { batch in sizes.withLock { $0.append(batch.count) } }
+        defer { subscription.cancel() }
+        let count = 5 * UploadManager.enqueueSliceSize
+        let spec = Fixtures.spec(harness.directory.file("one.bin", bytes: 10))
+        try harness.manager.enqueue(Array(repeating: spec, count: count))
+        harness.manager.waitForRootQueue()
+        let delivered = queue.sync { sizes.withLock { $0 } }
+        #expect(delivered.reduce(0, +) >= count)
+        #expect(delivered.count >= 5)
+        #expect(delivered.allSatisfy { $0 <= UploadManager.enqueueSliceSize + 1 }, "\(delivered)")
+    }
+
     @Test("the concurrency limit is never exceeded")
     func concurrencyLimit() throws {
         let harness = ManagerHarness(limit: 3)

@@ -459,8 +459,9 @@ public final class UploadManager: @unchecked Sendable {
     }
 
     /// Gathers the events published by the last actions for the subscribers — handed over within
-    /// `eventGathering`, or at once when the queue went idle — then wakes the `waitUntilIdle`
-    /// callers if it did.
+    /// `eventGathering`, or at once when the queue went idle or a slice's worth has gathered (the
+    /// root queue adds a long batch in one go: its events must not all wait in memory) — then
+    /// wakes the `waitUntilIdle` callers if it went idle.
     private func deliverOutbox() {
         guard !outbox.isEmpty else { return }
         let events = outbox
@@ -471,7 +472,10 @@ public final class UploadManager: @unchecked Sendable {
             return nil
         }.first
         guard let idle else {
-            if !deliveryScheduled {
+            if undelivered.count >= Self.enqueueSliceSize {
+                // A long batch's events go out slice by slice, never all at once.
+                deliverGatheredEvents()
+            } else if !deliveryScheduled {
                 deliveryScheduled = true
                 rootQueue.asyncAfter(deadline: .now() + Self.eventGathering) { self.deliverGatheredEvents() }
             }
