@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -10,7 +11,11 @@ import NIOSSL
 /// timeout.
 ///
 /// A ready connection's pipeline: `NIOSSLClientHandler` (https), `ResponseByteWatcher`, NIO's
-/// HTTP/1 request encoder and response decoder, `ExchangeHandler`.
+/// HTTP/1 request encoder and response decoder, `ExchangeHandler`. When the endpoint may speak
+/// HTTP/2 (`PoolEndpoint.mayMultiplex`), the HTTP handlers are added once the handshake has
+/// completed: if ALPN chose `h2`, `NIOHTTP2Handler` (its streams each get an `ExchangeHandler`,
+/// see `PooledConnection`) and `HTTP2ConnectionWatcher` instead, and the connection is ready at
+/// the server's first SETTINGS, which say how many streams it takes.
 ///
 /// The tunnel's and the handshake's outcomes are promises made before the connection exists
 /// (on the event loop it will run on), so they are heard however soon the proxy or the server
@@ -26,6 +31,8 @@ final class ConnectionSetup: Sendable {
         let tls: NIOSSLContext?
         /// How long the connection may stay unused between requests.
         let pooledIdleTimeout: TimeAmount
+        /// Called (on the event loop) when the server sends an HTTP/2 GOAWAY.
+        let goingAway: @Sendable () -> Void
     }
 
     /// How far setting up has come.
@@ -38,8 +45,8 @@ final class ConnectionSetup: Sendable {
     private let plan: Plan
     /// Made when the route has a tunnel.
     private let tunnelEstablished: EventLoopPromise<Void>?
-    /// Made for `https` endpoints.
-    private let handshakeCompleted: EventLoopPromise<Void>?
+    /// Made for `https` endpoints; succeeds with the protocol ALPN chose.
+    private let handshakeCompleted: EventLoopPromise<String?>?
 
     /// Prepares setting up a connection on `eventLoop`.
     ///
@@ -111,17 +118,23 @@ final class ConnectionSetup: Sendable {
                 }
             }
         }
-        if let handshakeCompleted {
-            step = step.flatMap { handshakeCompleted.futureResult }
+        let negotiated = if let handshakeCompleted {
+            step.flatMap { handshakeCompleted.futureResult }
+        } else {
+            step.map { String?.none }
         }
-        step.flatMapThrowing {
+        negotiated.flatMap { [self] chosen -> EventLoopFuture<PooledConnection> in
             if let watcher = try? operations.handler(type: TLSHandshakeWatcher.self) {
                 operations.removeHandler(watcher, promise: nil)
             }
-            guard let handler = try? operations.handler(type: ExchangeHandler.self) else {
-                throw UploadError.transferFailed(reason: .connectionLost(message: "the connection closed at once"))
+            guard plan.tls != nil, plan.endpoint.mayMultiplex else {
+                return eventLoop.makeCompletedFuture { try http1Connection(channel, id: id) }
             }
-            return PooledConnection(id: id, channel: channel, handler: handler)
+            if chosen == "h2" { return http2Connection(channel, id: id) }
+            return eventLoop.makeCompletedFuture {
+                try addHTTP1Handlers(to: channel)
+                return try http1Connection(channel, id: id)
+            }
         }.whenComplete { [plan] result in
             timer.cancel()
             finish(result.mapError { error in
@@ -163,14 +176,53 @@ final class ConnectionSetup: Sendable {
         handshakeCompleted?.fail(error)
     }
 
-    /// Adds (TLS, its handshake's watcher and) the HTTP handlers at the pipeline's end.
+    /// The HTTP/1.1 connection on `channel`, whose pipeline ends with its `ExchangeHandler`.
+    private func http1Connection(_ channel: any Channel, id: ConnectionPoolStateMachine.ConnectionID) throws -> PooledConnection {
+        guard let handler = try? channel.pipeline.syncOperations.handler(type: ExchangeHandler.self) else {
+            throw UploadError.transferFailed(reason: .connectionLost(message: "the connection closed at once"))
+        }
+        return PooledConnection(id: id, channel: channel, handler: handler)
+    }
+
+    /// Sets up HTTP/2 on `channel` (ALPN chose it); the connection, once the server's first
+    /// SETTINGS arrived.
+    private func http2Connection(_ channel: any Channel, id: ConnectionPoolStateMachine.ConnectionID) -> EventLoopFuture<PooledConnection> {
+        let settingsReceived = eventLoop.makePromise(of: Int.self)
+        let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+        do {
+            var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+            configuration.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
+            let operations = channel.pipeline.syncOperations
+            multiplexer = try operations.configureHTTP2Pipeline(
+                mode: .client, connectionConfiguration: configuration, streamConfiguration: .init()
+            ) { pushed in pushed.close() }
+            try operations.addHandler(HTTP2ConnectionWatcher(
+                pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, goingAway: plan.goingAway))
+        } catch {
+            settingsReceived.fail(error)
+            return eventLoop.makeFailedFuture(error)
+        }
+        return settingsReceived.futureResult.map { capacity in
+            PooledConnection(id: id, channel: channel, multiplexer: multiplexer, streamCapacity: capacity)
+        }
+    }
+
+    /// Adds (TLS, its handshake's watcher and) the HTTP/1 handlers at the pipeline's end; when
+    /// the endpoint may speak HTTP/2, the HTTP handlers wait for the handshake's outcome.
     private func addExchangeHandlers(to channel: any Channel) throws {
         let operations = channel.pipeline.syncOperations
         if let tls = plan.tls, let handshakeCompleted {
             let host = plan.endpoint.host
             try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.isIPAddress ? nil : host))
             try operations.addHandler(TLSHandshakeWatcher(host: host, completed: handshakeCompleted))
+            if plan.endpoint.mayMultiplex { return }
         }
+        try addHTTP1Handlers(to: channel)
+    }
+
+    /// Adds `ResponseByteWatcher`, NIO's HTTP/1 client handlers and `ExchangeHandler`.
+    private func addHTTP1Handlers(to channel: any Channel) throws {
+        let operations = channel.pipeline.syncOperations
         let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
         try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)

@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise
-/// when it succeeded (`TLSUserEvent.handshakeCompleted`), or with the `UploadError` for what
+/// with the protocol ALPN chose (nil when none) when it succeeded
+/// (`TLSUserEvent.handshakeCompleted`), or with the `UploadError` for what
 /// ended it — the TLS failure in words (`TransferErrorMapping`, with the server's certificate
 /// while the TLS handler still holds it), or the connection closing —, closing the connection.
 /// It takes errors before the handshake's end for itself, so the pool reports them as the
@@ -17,7 +18,7 @@ import Glibc
 final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
-    private let completed: EventLoopPromise<Void>
+    private let completed: EventLoopPromise<String?>
     private let host: String
     private var pending = true
 
@@ -25,9 +26,9 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
     ///
     /// - Parameters:
     ///   - host: The server's host, named in the errors.
-    ///   - completed: Succeeded when the handshake has completed, failed with what ended it
-    ///     otherwise (on the channel's event loop).
-    init(host: String, completed: EventLoopPromise<Void>) {
+    ///   - completed: Succeeded with the negotiated protocol when the handshake has completed,
+    ///     failed with what ended it otherwise (on the channel's event loop).
+    init(host: String, completed: EventLoopPromise<String?>) {
         self.host = host
         self.completed = completed
     }
@@ -37,9 +38,9 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? TLSUserEvent, case .handshakeCompleted = event, pending {
+        if let event = event as? TLSUserEvent, case let .handshakeCompleted(negotiated) = event, pending {
             pending = false
-            completed.succeed()
+            completed.succeed(negotiated)
         }
         context.fireUserInboundEventTriggered(event)
     }
