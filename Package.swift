@@ -115,7 +115,7 @@ let package = Package(
             name: "UploadingTests",
             dependencies: [
                 "Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The child process `JournalCrashTests` kills with SIGKILL mid-upload.

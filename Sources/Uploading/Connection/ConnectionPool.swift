@@ -201,9 +201,10 @@ final class ConnectionPool: Sendable {
         connecting.whenComplete { result in
             switch result {
             case let .success(channel):
-                // At once, on the channel's loop where the connect completed: with a hop, the TLS
-                // handshake could complete, and an HTTP/2 server's first SETTINGS arrive, before
-                // the setup waits for them, and those SETTINGS would be lost.
+                // On the channel's loop, but not at once: this callback was registered from the
+                // thread that asked for a lease, after `connect` handed the work to the loop, so
+                // the handshake and the server's first bytes may already have arrived. The setup
+                // loses nothing to that: its pipeline configures itself (see `ConnectionSetup`).
                 channel.eventLoop.preconditionInEventLoop()
                 setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
                     switch result {
