@@ -27,10 +27,9 @@ import NIOTLS
 /// that must be in place before the server speaks is added from inside the pipeline: in
 /// `initialize`, before the connect, or by NIO's ALPN handler at the handshake's end (after a
 /// proxy's tunnel `ready` adds the TLS handlers, which is safe: the server says nothing before
-/// the ClientHello they send). The tunnel's, the handshake's
-/// and the protocol's outcomes are promises made before the connection exists (on the event
-/// loop it will run on), so they are heard however late `ready` waits for them; every path
-/// completes them.
+/// the ClientHello they send). The tunnel's, the handshake's and the protocol's outcomes are
+/// promises made before the connection exists (on the event loop it will run on), so they are
+/// heard however late `ready` waits for them; every path completes them.
 final class ConnectionSetup: Sendable {
     /// What a connection is set up with.
     struct Plan: Sendable {
