@@ -175,7 +175,9 @@ struct HTTP2Tests {
         let server = try Self.nginx(certificates)
         let dir = TemporaryDirectory()
         var configuration = HTTPTransport.Configuration()
-        configuration.pooledIdleTimeout = .seconds(1)
+        // Long enough that the connection is surely still open when the batch has been reported
+        // (1 s was not, once in about 45 runs on a loaded machine), short enough to wait for.
+        configuration.pooledIdleTimeout = .seconds(4)
         let transport = HTTPTransport(configuration: configuration)
         let manager = UploadManager(configuration: .init(concurrencyLimit: 3), transport: transport)
         try manager.enqueue((0..<3).map { index in
@@ -186,7 +188,7 @@ struct HTTP2Tests {
         manager.stop()
         #expect(summary.succeeded == 3)
         #expect(transport.connectionCensus.idle == 1, "\(transport.connectionCensus)")
-        let closed = try await transport.census(within: .seconds(5)) { $0 == ConnectionPoolCensus() }
+        let closed = try await transport.census(within: .seconds(10)) { $0 == ConnectionPoolCensus() }
         #expect(closed == ConnectionPoolCensus(), "\(closed)")
         try await transport.shutdown()
         #expect(Set(server.accessLog.compactMap(LogLine.init).map(\.serverProtocol)) == ["HTTP/2.0"])
