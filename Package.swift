@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -52,6 +53,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -113,7 +115,7 @@ let package = Package(
             name: "UploadingTests",
             dependencies: [
                 "Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The child process `JournalCrashTests` kills with SIGKILL mid-upload.

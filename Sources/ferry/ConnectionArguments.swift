@@ -36,7 +36,7 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(name: [.customShort("L"), .long], help: "Follow 307 and 308 redirects, sending the whole request again.")
     var location = false
 
-    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (as curl; Ferry speaks HTTP/1.1 only for now).")
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (HTTP/2 is offered over https otherwise).")
     var http1_1 = false
 
     mutating func validate() throws {

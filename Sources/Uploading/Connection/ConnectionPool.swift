@@ -4,8 +4,9 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// HTTP/1.1 connections kept per endpoint and lent to one request at a time: carries out what
-/// `ConnectionPoolStateMachine` decides (connect, hand over, close, fail) with SwiftNIO.
+/// Connections kept per endpoint and lent to one request at a time (HTTP/1.1) or to up to their
+/// stream capacity at once (HTTP/2, chosen by ALPN): carries out what `ConnectionPoolStateMachine`
+/// decides (connect, hand over, close, fail) with SwiftNIO.
 ///
 /// A connection is set up by `ConnectionSetup` (through a proxy when the endpoint's options say
 /// so; a `CONNECT` tunnel and the TLS handshake included) and counts as connected only once it
@@ -93,10 +94,15 @@ final class ConnectionPool: Sendable {
     ///
     /// - Parameters:
     ///   - connection: The connection.
-    ///   - reusable: Whether it can carry another request; otherwise it is closed (if it is not
-    ///     already).
-    func release(_ connection: PooledConnection, reusable: Bool) {
-        perform(state.withLock { $0.machine.released(connection.id, reusable: reusable) })
+    ///   - lease: The lease it was delivered to.
+    ///   - reusable: Whether an HTTP/1.1 connection can carry another request; otherwise it is
+    ///     closed (if it is not already). An HTTP/2 connection's fate is its own (GOAWAY, close).
+    func release(_ connection: PooledConnection, lease: LeaseID, reusable: Bool) {
+        perform(state.withLock { state in
+            connection.streamCapacity == nil
+                ? state.machine.released(connection.id, reusable: reusable)
+                : state.machine.streamEnded(connection.id, lease: lease)
+        })
     }
 
     /// How many connections are in each place.
@@ -135,7 +141,7 @@ final class ConnectionPool: Sendable {
                 if let deliver, let connection {
                     deliver(.success(connection))
                 } else if let connection {
-                    release(connection, reusable: true)
+                    release(connection, lease: lease, reusable: true)
                 }
                 perform(again)
             case let .close(id):
@@ -173,7 +179,8 @@ final class ConnectionPool: Sendable {
             return
         }
         let setup = ConnectionSetup(
-            plan: .init(endpoint: endpoint, route: route, tls: try? tls?.get(), pooledIdleTimeout: settings.pooledIdleTimeout),
+            plan: .init(endpoint: endpoint, route: route, tls: try? tls?.get(), pooledIdleTimeout: settings.pooledIdleTimeout,
+                        goingAway: { [weak self] in self?.goingAway(id) }),
             eventLoop: group.next()
         )
         let deadline = NIODeadline.now() + timeout
@@ -194,9 +201,10 @@ final class ConnectionPool: Sendable {
         connecting.whenComplete { result in
             switch result {
             case let .success(channel):
-                // At once, on the channel's loop where the connect completed: with a hop, the TLS
-                // handshake could complete, and an HTTP/2 server's first SETTINGS arrive, before
-                // the setup waits for them, and those SETTINGS would be lost.
+                // On the channel's loop, but not at once: this callback was registered from the
+                // thread that asked for a lease, after `connect` handed the work to the loop, so
+                // the handshake and the server's first bytes may already have arrived. The setup
+                // loses nothing to that: its pipeline configures itself (see `ConnectionSetup`).
                 channel.eventLoop.preconditionInEventLoop()
                 setup.ready(channel, id: id, deadline: deadline).whenComplete { result in
                     switch result {
@@ -216,7 +224,7 @@ final class ConnectionPool: Sendable {
     private func connected(_ connection: PooledConnection) {
         let actions = state.withLock { state in
             state.connections[connection.id] = connection
-            return state.machine.connected(connection.id)
+            return state.machine.connected(connection.id, streamCapacity: connection.streamCapacity)
         }
         connection.channel.closeFuture.whenComplete { _ in
             let actions = self.state.withLock { state in
@@ -226,6 +234,10 @@ final class ConnectionPool: Sendable {
             self.perform(actions)
         }
         perform(actions)
+    }
+
+    private func goingAway(_ id: ConnectionID) {
+        perform(state.withLock { $0.machine.goingAway(id) })
     }
 
     private func connectFailed(_ id: ConnectionID, error: UploadError) {

@@ -1,7 +1,9 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import NIOTLS
 
 /// How one new connection of the pool is set up, from the TCP connection to the moment it can
 /// carry a request: through the proxy's `CONNECT` tunnel when the route has one, then the TLS
@@ -10,11 +12,24 @@ import NIOSSL
 /// timeout.
 ///
 /// A ready connection's pipeline: `NIOSSLClientHandler` (https), `ResponseByteWatcher`, NIO's
-/// HTTP/1 request encoder and response decoder, `ExchangeHandler`.
+/// HTTP/1 request encoder and response decoder, `ExchangeHandler`. When the endpoint may speak
+/// HTTP/2 (`PoolEndpoint.mayMultiplex`), NIO's `NIOTypedApplicationProtocolNegotiationHandler`
+/// stands in for the HTTP handlers until the handshake completes, and adds them itself, in the
+/// same call as the handshake's completion: if ALPN chose `h2`, `NIOHTTP2Handler` (its streams
+/// each get an `ExchangeHandler`, see `PooledConnection`) and `HTTP2ConnectionWatcher`, and the
+/// connection is ready at the server's first SETTINGS, which say how many streams it takes;
+/// otherwise the HTTP/1 handlers.
 ///
-/// The tunnel's and the handshake's outcomes are promises made before the connection exists
-/// (on the event loop it will run on), so they are heard however soon the proxy or the server
-/// answers; every path completes them.
+/// Nothing the server sends may depend on when `ready` runs: the pool calls it from the
+/// connect's callback, which it registers from the thread that asked for a lease, so it runs
+/// on the event loop whenever that thread got to register it — on a busy machine after the
+/// handshake has completed and an HTTP/2 server's first SETTINGS have arrived. So every handler
+/// that must be in place before the server speaks is added from inside the pipeline: in
+/// `initialize`, before the connect, or by NIO's ALPN handler at the handshake's end (after a
+/// proxy's tunnel `ready` adds the TLS handlers, which is safe: the server says nothing before
+/// the ClientHello they send). The tunnel's, the handshake's and the protocol's outcomes are
+/// promises made before the connection exists (on the event loop it will run on), so they are
+/// heard however late `ready` waits for them; every path completes them.
 final class ConnectionSetup: Sendable {
     /// What a connection is set up with.
     struct Plan: Sendable {
@@ -26,6 +41,8 @@ final class ConnectionSetup: Sendable {
         let tls: NIOSSLContext?
         /// How long the connection may stay unused between requests.
         let pooledIdleTimeout: TimeAmount
+        /// Called (on the event loop) when the server sends an HTTP/2 GOAWAY.
+        let goingAway: @Sendable () -> Void
     }
 
     /// How far setting up has come.
@@ -40,6 +57,18 @@ final class ConnectionSetup: Sendable {
     private let tunnelEstablished: EventLoopPromise<Void>?
     /// Made for `https` endpoints.
     private let handshakeCompleted: EventLoopPromise<Void>?
+    /// Made for `https` endpoints that may speak HTTP/2: succeeds with the HTTP version ALPN
+    /// chose once its handlers are in the pipeline.
+    private let negotiated: EventLoopPromise<NegotiatedHTTP>?
+
+    /// The HTTP version a connection speaks, with what the pool needs to use it.
+    private enum NegotiatedHTTP: Sendable {
+        /// HTTP/1.1: the pipeline ends with the `ExchangeHandler`.
+        case http1
+        /// HTTP/2: opens the streams; succeeds with the stream capacity at the server's first
+        /// SETTINGS (`HTTP2ConnectionWatcher`).
+        case http2(NIOHTTP2Handler.StreamMultiplexer, settingsReceived: EventLoopFuture<Int>)
+    }
 
     /// Prepares setting up a connection on `eventLoop`.
     ///
@@ -51,6 +80,7 @@ final class ConnectionSetup: Sendable {
         self.eventLoop = eventLoop
         if case .tunnel = plan.route { tunnelEstablished = eventLoop.makePromise() } else { tunnelEstablished = nil }
         handshakeCompleted = plan.tls == nil ? nil : eventLoop.makePromise()
+        negotiated = plan.tls != nil && plan.endpoint.mayMultiplex ? eventLoop.makePromise() : nil
     }
 
     /// Adds the first handlers to the new channel, before it connects: the tunnel's handler when
@@ -68,8 +98,9 @@ final class ConnectionSetup: Sendable {
     }
 
     /// Waits until the connected channel can carry requests: the tunnel up (if any), then the
-    /// TLS handshake completed (for https), each before `deadline`. **Must** run on the
-    /// channel's event loop. On failure the channel is closed.
+    /// TLS handshake completed (for https), then, for HTTP/2, the server's first SETTINGS, each
+    /// before `deadline`. **Must** run on the channel's event loop, but may run late: all of
+    /// that may already have happened. On failure the channel is closed.
     ///
     /// - Parameters:
     ///   - channel: The channel, connected and set up by `initialize`.
@@ -114,14 +145,23 @@ final class ConnectionSetup: Sendable {
         if let handshakeCompleted {
             step = step.flatMap { handshakeCompleted.futureResult }
         }
-        step.flatMapThrowing {
+        step.flatMap { [self] () -> EventLoopFuture<PooledConnection> in
             if let watcher = try? operations.handler(type: TLSHandshakeWatcher.self) {
                 operations.removeHandler(watcher, promise: nil)
             }
-            guard let handler = try? operations.handler(type: ExchangeHandler.self) else {
-                throw UploadError.transferFailed(reason: .connectionLost(message: "the connection closed at once"))
+            guard let negotiated else {
+                return eventLoop.makeCompletedFuture { try http1Connection(channel, id: id) }
             }
-            return PooledConnection(id: id, channel: channel, handler: handler)
+            return negotiated.futureResult.flatMap { [self] version in
+                switch version {
+                case .http1:
+                    eventLoop.makeCompletedFuture { try http1Connection(channel, id: id) }
+                case let .http2(multiplexer, settingsReceived):
+                    settingsReceived.map { capacity in
+                        PooledConnection(id: id, channel: channel, multiplexer: multiplexer, streamCapacity: capacity)
+                    }
+                }
+            }
         }.whenComplete { [plan] result in
             timer.cancel()
             finish(result.mapError { error in
@@ -161,16 +201,68 @@ final class ConnectionSetup: Sendable {
     private func abandon(_ error: UploadError) {
         tunnelEstablished?.fail(error)
         handshakeCompleted?.fail(error)
+        negotiated?.fail(error)
     }
 
-    /// Adds (TLS, its handshake's watcher and) the HTTP handlers at the pipeline's end.
+    /// The HTTP/1.1 connection on `channel`, whose pipeline ends with its `ExchangeHandler`.
+    private func http1Connection(_ channel: any Channel, id: ConnectionPoolStateMachine.ConnectionID) throws -> PooledConnection {
+        guard let handler = try? channel.pipeline.syncOperations.handler(type: ExchangeHandler.self) else {
+            throw UploadError.transferFailed(reason: .connectionLost(message: "the connection closed at once"))
+        }
+        return PooledConnection(id: id, channel: channel, handler: handler)
+    }
+
+    /// Adds (TLS, its handshake's watcher and) the HTTP handlers at the pipeline's end; when
+    /// the endpoint may speak HTTP/2, NIO's ALPN handler instead, which adds the HTTP handlers
+    /// for the protocol chosen when the handshake completes (holding back anything read
+    /// meanwhile) and completes `negotiated`.
     private func addExchangeHandlers(to channel: any Channel) throws {
         let operations = channel.pipeline.syncOperations
         if let tls = plan.tls, let handshakeCompleted {
             let host = plan.endpoint.host
             try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.isIPAddress ? nil : host))
             try operations.addHandler(TLSHandshakeWatcher(host: host, completed: handshakeCompleted))
+            if let negotiated {
+                let negotiation = NIOTypedApplicationProtocolNegotiationHandler<NegotiatedHTTP> { [self] result, channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if case .negotiated("h2") = result { return try addHTTP2Handlers(to: channel) }
+                        try addHTTP1Handlers(to: channel)
+                        return .http1
+                    }
+                }
+                try operations.addHandler(negotiation)
+                negotiation.protocolNegotiationResult.cascade(to: negotiated)
+                return
+            }
         }
+        try addHTTP1Handlers(to: channel)
+    }
+
+    /// Adds NIO's HTTP/2 handlers (client mode, no server push) and `HTTP2ConnectionWatcher` at
+    /// the pipeline's end.
+    ///
+    /// - Returns: The HTTP/2 version, with its multiplexer and the server's first SETTINGS.
+    private func addHTTP2Handlers(to channel: any Channel) throws -> NegotiatedHTTP {
+        var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+        configuration.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
+        let operations = channel.pipeline.syncOperations
+        let multiplexer = try operations.configureHTTP2Pipeline(
+            mode: .client, connectionConfiguration: configuration, streamConfiguration: .init()
+        ) { pushed in pushed.close() }
+        let settingsReceived = channel.eventLoop.makePromise(of: Int.self)
+        do {
+            try operations.addHandler(HTTP2ConnectionWatcher(
+                pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, goingAway: plan.goingAway))
+        } catch {
+            settingsReceived.fail(error)
+            throw error
+        }
+        return .http2(multiplexer, settingsReceived: settingsReceived.futureResult)
+    }
+
+    /// Adds `ResponseByteWatcher`, NIO's HTTP/1 client handlers and `ExchangeHandler`.
+    private func addHTTP1Handlers(to channel: any Channel) throws {
+        let operations = channel.pipeline.syncOperations
         let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
         try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)

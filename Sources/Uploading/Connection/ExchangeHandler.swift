@@ -1,6 +1,7 @@
 import Multipart
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOSSL
 
 #if canImport(Glibc)
@@ -12,6 +13,11 @@ import Glibc
 /// and one read ahead, progress from completed writes), feeds the decoded response and the
 /// connection's fate to the machine, watches for idleness, and closes the connection when the
 /// machine says so. Between exchanges, a byte from the server or the pool's idle time closes it.
+///
+/// On an HTTP/2 stream (behind `HTTP2FramePayloadToHTTP1ClientCodec`) it runs the stream's one
+/// exchange the same way; the stream is closed (reset, if still open) when the exchange ends,
+/// and a stream the server refused unprocessed (`REFUSED_STREAM`, or opened after its GOAWAY)
+/// ends as `beforeResponse`, may be re-sent.
 ///
 /// Every method runs on the channel's event loop.
 final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -35,8 +41,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         /// watchdog tick.
         let progress: @Sendable (Int64) -> Void
         /// Receives the outcome once, after the connection was closed or made reusable, and
-        /// whether the connection had carried an exchange before this one.
-        let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ reused: Bool) -> Void
+        /// whether a failure before any response byte may be re-sent on a new connection without
+        /// counting an attempt: the connection had carried an exchange before this one (HTTP/1.1:
+        /// the server closed it while idle), or the server refused the stream (HTTP/2).
+        let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ mayResend: Bool) -> Void
     }
 
     private struct Running {
@@ -54,10 +62,13 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var replyBeginning: [UInt8] = []
         /// Whether a response head was decoded.
         var headReceived = false
+        /// Whether the server refused the exchange's HTTP/2 stream without processing it.
+        var refused = false
     }
 
-    /// How long an unused connection stays open.
-    private let pooledIdleTimeout: TimeAmount
+    /// How long an unused connection stays open; nil on an HTTP/2 stream, which carries one
+    /// exchange.
+    private let pooledIdleTimeout: TimeAmount?
     private var context: ChannelHandlerContext?
     private var running: Running?
     private var generation = 0
@@ -71,8 +82,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Creates the handler.
     ///
-    /// - Parameter pooledIdleTimeout: How long the connection may stay unused before it closes.
-    init(pooledIdleTimeout: TimeAmount) {
+    /// - Parameter pooledIdleTimeout: How long the connection may stay unused before it closes;
+    ///   nil for an HTTP/2 stream.
+    init(pooledIdleTimeout: TimeAmount?) {
         self.pooledIdleTimeout = pooledIdleTimeout
     }
 
@@ -103,7 +115,20 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         watch(request.idleTimeout, generation: generation)
-        context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        if pooledIdleTimeout == nil {
+            // A stream the connection cannot open any more (the server's GOAWAY came first)
+            // fails its head's write.
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(.head(request.head)), promise: promise)
+            let generation = generation
+            promise.futureResult.assumeIsolated().whenFailure { error in
+                guard self.running?.generation == generation else { return }
+                self.fail(with: error, certificate: nil)
+                self.context?.close(promise: nil)
+            }
+        } else {
+            context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        }
         sendNextChunk()
     }
 
@@ -201,6 +226,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case let .head(head):
             running?.headReceived = true
+            running?.machine.responseBytesArrived()
             let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
             act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
                                                       keepAlive: head.isKeepAlive))
@@ -233,6 +259,13 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Fails the running exchange for `error`, in words naming the request's host.
     private func fail(with error: any Error, certificate: PeerCertificateFacts?) {
         guard let current = running else { return }
+        if isRefusal(error) {
+            running?.refused = true
+            let reason = UploadError.TransferReason.connectionLost(
+                message: "\(Self.host(of: current.request.head)) refused the request's HTTP/2 stream without processing it")
+            act(running?.machine.failed(reason, connectionDropped: true))
+            return
+        }
         let reason = TransferErrorMapping.reason(
             for: error, host: Self.host(of: current.request.head), replyBeginning: current.replyBeginning,
             responseHeadReceived: current.headReceived, peerCertificate: certificate, now: Int64(time(nil)))
@@ -242,9 +275,27 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The server's certificate, if TLS received one (also after a failed verification: BoringSSL
     /// keeps the certificate of the handshake in progress).
     private func peerCertificate(context: ChannelHandlerContext) -> PeerCertificateFacts? {
-        guard let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
+        guard let tls = try? (context.channel.parent ?? context.channel).pipeline.syncOperations
+            .handler(type: NIOSSLClientHandler.self),
               let certificate = tls.peerCertificate else { return nil }
         return PeerCertificateFacts(certificate)
+    }
+
+    /// Whether `error` says the server did not process this HTTP/2 stream: it refused it, the
+    /// stream was opened after the server's GOAWAY, or — once the server sent GOAWAY — it was
+    /// reset or could not be written (the connection had closed, `IOOnClosedConnection`) with a
+    /// stream ID above the GOAWAY's last, or before it had an ID.
+    private func isRefusal(_ error: any Error) -> Bool {
+        if error is NIOHTTP2Errors.CreatedStreamAfterGoaway { return true }
+        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return true }
+        guard error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.IOOnClosedConnection, let context else {
+            return false
+        }
+        guard let connection = context.channel.parent,
+              let watcher = try? connection.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self),
+              let last = watcher.goAwayLastStreamID else { return false }
+        guard let stream = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return true }
+        return stream > last
     }
 
     private static func isTLSFailure(_ error: any Error) -> Bool {
@@ -276,13 +327,20 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let ended = running else { return }
             running = nil
             if case let .response(response) = outcome, let context,
-               (try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)) != nil,
+               (try? (context.channel.parent ?? context.channel).pipeline.syncOperations
+                   .handler(type: NIOSSLClientHandler.self)) != nil,
                let problem = NginxClientCertificateAnswer.problem(in: response) {
                 let reason = UploadError.TransferReason.tlsRejected(host: Self.host(of: ended.request.head), problem: problem)
                 outcome = .failed(.transferFailed(reason: reason), beforeResponse: false)
             }
             ended.watchdog?.cancel()
             ended.request.pump.close()
+            guard let pooledIdleTimeout else {
+                // An HTTP/2 stream carries one exchange: closing it resets it if still open.
+                context?.close(promise: nil)
+                ended.request.ended(outcome, .close, ended.refused)
+                return
+            }
             if fate == .close {
                 context?.close(promise: nil)
             } else if let context {

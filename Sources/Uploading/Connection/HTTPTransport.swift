@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// The real transport: HTTP/1.1 over
+/// The real transport: HTTP/1.1 — or HTTP/2 over TLS when the server offers it (ALPN) — over
 /// SwiftNIO through Ferry's own connection pool, the multipart body streamed chunk by chunk
 /// under an exact `Content-Length`.
 ///

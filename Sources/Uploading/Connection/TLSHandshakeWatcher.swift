@@ -7,7 +7,9 @@ import Glibc
 #endif
 
 /// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise
-/// when it succeeded (`TLSUserEvent.handshakeCompleted`), or with the `UploadError` for what
+/// when it succeeded (`TLSUserEvent.handshakeCompleted`, passed on first, so that the handlers
+/// behind it — NIO's ALPN handler — have set up the pipeline before whoever waits for the promise
+/// looks at it or removes this watcher), or with the `UploadError` for what
 /// ended it — the TLS failure in words (`TransferErrorMapping`, with the server's certificate
 /// while the TLS handler still holds it), or the connection closing —, closing the connection.
 /// It takes errors before the handshake's end for itself, so the pool reports them as the
@@ -37,11 +39,13 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? TLSUserEvent, case .handshakeCompleted = event, pending {
-            pending = false
-            completed.succeed()
+        guard let event = event as? TLSUserEvent, case .handshakeCompleted = event, pending else {
+            context.fireUserInboundEventTriggered(event)
+            return
         }
+        pending = false
         context.fireUserInboundEventTriggered(event)
+        completed.succeed()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

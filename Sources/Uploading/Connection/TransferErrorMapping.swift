@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -75,6 +76,10 @@ enum TransferErrorMapping {
             return .tlsRejected(host: host, problem: .other(reason: "the TLS connection failed"))
         case HTTPParserError.headerOverflow:
             return .responseHeadersTooLarge(host: host, limit: responseHeadersLimit)
+        case let error as NIOHTTP2Errors.StreamClosed:
+            return .connectionLost(message: "\(host) reset the request's HTTP/2 stream (\(streamResetReason(error.errorCode)))")
+        case is any NIOHTTP2Error:
+            return .replyInvalid(host: host, problem: "its HTTP/2 frames broke the protocol")
         case let error as HTTPParserError:
             if !responseHeadReceived, !replyBeginning.isEmpty, !looksLikeHTTP(replyBeginning) {
                 return .replyNotHTTP(host: host, beginning: printable(replyBeginning))
@@ -82,6 +87,21 @@ enum TransferErrorMapping {
             return .replyInvalid(host: host, problem: error.debugDescription)
         default:
             return reason(for: error, host: host)
+        }
+    }
+
+    /// An HTTP/2 error code in words.
+    static func streamResetReason(_ code: HTTP2ErrorCode) -> String {
+        switch code {
+        case .noError: "no error"
+        case .protocolError: "a protocol error"
+        case .internalError: "an internal error"
+        case .flowControlError: "a flow control error"
+        case .streamClosed: "the stream was closed"
+        case .refusedStream: "refused"
+        case .cancel: "cancelled"
+        case .enhanceYourCalm: "too many requests at once"
+        default: "error code \(code.networkCode)"
         }
     }
 

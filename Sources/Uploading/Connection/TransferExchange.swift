@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// A reused connection that proves dead before any response byte arrived (the server closed it
 /// while it was idle, just as it was reused) is not a failure of the attempt: the request is
-/// re-sent once on a new connection, as curl does, because the server answered nothing.
+/// re-sent once on a new connection, as curl does, because the server answered nothing. So is an
+/// HTTP/2 stream the server refused unprocessed (`REFUSED_STREAM`, or above its GOAWAY's last
+/// stream).
 ///
 /// With `-L`, a 307 or 308 that `RedirectPolicy` follows hands the request to a new exchange for
 /// the redirected request (its own target, endpoint and head; the same body from its first byte),
@@ -189,19 +191,21 @@ final class TransferExchange: TransportTask {
         }
         guard proceed else {
             pump.close()
-            pool.release(connection, reusable: true)
+            pool.release(connection, lease: ConnectionPool.LeaseID(value: token), reusable: true)
             return
         }
         connection.execute(ExchangeHandler.Request(
             token: token, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
             progress: { bytes in self.wrote(bytes) },
-            ended: { outcome, fate, reused in self.ended(outcome, fate: fate, reused: reused, on: connection) }
+            ended: { outcome, fate, mayResend in
+                self.ended(outcome, fate: fate, mayResend: mayResend, on: connection, token: token)
+            }
         ))
     }
 
     private func ended(_ outcome: ExchangeStateMachine.Outcome, fate: ExchangeStateMachine.ConnectionFate,
-                       reused: Bool, on connection: PooledConnection) {
-        pool.release(connection, reusable: fate == .reuse)
+                       mayResend: Bool, on connection: PooledConnection, token: Int) {
+        pool.release(connection, lease: ConnectionPool.LeaseID(value: token), reusable: fate == .reuse)
         switch outcome {
         case var .response(response):
             if let target = redirectTarget(for: response) {
@@ -212,7 +216,7 @@ final class TransferExchange: TransportTask {
             }
         case let .failed(error, beforeResponse):
             let resend = state.withLock { state in
-                guard beforeResponse, reused, !state.resent, !state.cancelled else { return false }
+                guard beforeResponse, mayResend, !state.resent, !state.cancelled else { return false }
                 state.resent = true
                 return true
             }

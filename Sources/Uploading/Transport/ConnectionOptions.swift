@@ -28,8 +28,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
     public var noProxy: [String]
     /// Whether 307 and 308 are followed (`-L/--location`).
     public var followsRedirects: Bool
-    /// Whether only HTTP/1.1 may be used (`--http1.1`). Ferry offers nothing else yet, so it
-    /// changes nothing today; it is kept in the journal for when HTTP/2 is offered.
+    /// Whether only HTTP/1.1 is offered (`--http1.1`); otherwise HTTP/2 is offered over TLS.
     public var forcesHTTP1: Bool
 
     /// Curl's defaults: verify, the system's authorities, no client certificate, no proxy, no

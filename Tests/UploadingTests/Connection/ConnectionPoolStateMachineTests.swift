@@ -2,7 +2,8 @@ import Testing
 @testable import Uploading
 
 /// `ConnectionPoolStateMachine` without sockets: reuse, limits, waiting, fresh leases, closes
-/// in every place, and random interleavings that must never lose a connection.
+/// in every place, HTTP/2 connections carrying several leases (GOAWAY, shutdown), and random
+/// interleavings that must never lose a connection.
 @Suite("Connection pool state machine")
 struct ConnectionPoolStateMachineTests {
     private typealias Machine = ConnectionPoolStateMachine
@@ -121,13 +122,111 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.lease(lease(4), to: a, fresh: false) == [.failLease(lease(4), .shutDown)])
     }
 
-    @Test("random interleavings of leases, connects, releases, closes and cancels never lose a connection",
+    @Test("an HTTP/2 connection carries waiting leases at once up to its capacity; the rest get another")
+    func multiplexing() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        #expect(machine.lease(lease(1), to: b, fresh: false) == [.connect(connection(1), b)])
+        #expect(machine.lease(lease(2), to: b, fresh: false) == [])
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [])
+        #expect(machine.lease(lease(4), to: b, fresh: false) == [])
+        #expect(machine.invariantViolation() == nil)
+        #expect(machine.connected(connection(1), streamCapacity: 2)
+            == [.handOver(connection(1), to: lease(1)), .handOver(connection(1), to: lease(2)), .connect(connection(2), b)])
+        #expect(machine.place(of: connection(1)) == .multiplexed(leases: [lease(1), lease(2)], capacity: 2))
+        #expect(machine.invariantViolation() == nil)
+        #expect(machine.streamEnded(connection(1), lease: lease(1)) == [.handOver(connection(1), to: lease(4))])
+        #expect(machine.connected(connection(2), streamCapacity: 2) == [.handOver(connection(2), to: lease(3))])
+        #expect(machine.lease(lease(5), to: b, fresh: false) == [.handOver(connection(2), to: lease(5))])
+        #expect(machine.census.leased == 2)
+        for (id, value) in [(1, 2), (1, 4), (2, 3), (2, 5)] { _ = machine.streamEnded(connection(id), lease: lease(value)) }
+        #expect(machine.census == {
+            var census = ConnectionPoolCensus()
+            census.idle = 2
+            return census
+        }())
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("leases to an endpoint that may speak HTTP/2 wait for its connection; over HTTP/1 they open their own")
+    func waitingForProtocol() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        #expect(machine.lease(lease(1), to: b, fresh: false) == [.connect(connection(1), b)])
+        #expect(machine.lease(lease(2), to: b, fresh: false) == [])
+        #expect(machine.connected(connection(1)) == [.handOver(connection(1), to: lease(1)), .connect(connection(2), b)])
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [.connect(connection(3), b)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("plain http and --http1.1 never wait for a connection being opened")
+    func neverWaitingWithoutHTTP2() {
+        var options = ConnectionOptions()
+        options.forcesHTTP1 = true
+        let forced = PoolEndpoint(scheme: "https", host: "example.com", port: 443, options: options)
+        for endpoint in [a, forced] {
+            var machine = Machine(maximumPerEndpoint: 4)
+            #expect(machine.lease(lease(1), to: endpoint, fresh: false) == [.connect(connection(1), endpoint)])
+            #expect(machine.lease(lease(2), to: endpoint, fresh: false) == [.connect(connection(2), endpoint)])
+        }
+    }
+
+    @Test("a failed connect stops the waiting: the next leases open connections of their own")
+    func waitingEndsWithConnectFailure() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        _ = machine.lease(lease(1), to: b, fresh: false)
+        _ = machine.lease(lease(2), to: b, fresh: false)
+        #expect(machine.connectFailed(connection(1)) == [.failLease(lease(1), .connectFailed), .connect(connection(2), b)])
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [.connect(connection(3), b)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("after GOAWAY a connection takes no new lease and closes when its last lease ended")
+    func goingAway() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        _ = machine.lease(lease(1), to: b, fresh: false)
+        _ = machine.connected(connection(1), streamCapacity: 4)
+        _ = machine.lease(lease(2), to: b, fresh: false)
+        #expect(machine.goingAway(connection(1)) == [])
+        #expect(machine.place(of: connection(1)) == .draining(leases: [lease(1), lease(2)]))
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [.connect(connection(2), b)])
+        #expect(machine.streamEnded(connection(1), lease: lease(1)) == [])
+        #expect(machine.streamEnded(connection(1), lease: lease(2)) == [.close(connection(1))])
+        #expect(machine.invariantViolation() == nil)
+        // An unused one closes at once.
+        _ = machine.connected(connection(2), streamCapacity: 4)
+        _ = machine.streamEnded(connection(2), lease: lease(3))
+        #expect(machine.goingAway(connection(2)) == [.close(connection(2))])
+    }
+
+    @Test("a fresh lease gets a new connection, closing an unused HTTP/2 one at the limit")
+    func freshBesideMultiplexed() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: b, fresh: false)
+        _ = machine.connected(connection(1), streamCapacity: 4)
+        _ = machine.streamEnded(connection(1), lease: lease(1))
+        #expect(machine.lease(lease(2), to: b, fresh: true) == [.close(connection(1))])
+        #expect(machine.closed(connection(1)) == [.connect(connection(2), b)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("shutdown closes unused HTTP/2 connections and the others when their last lease ended")
+    func shutDownMultiplexed() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        _ = machine.lease(lease(1), to: b, fresh: false)
+        _ = machine.connected(connection(1), streamCapacity: 1)
+        _ = machine.lease(lease(2), to: b, fresh: false)
+        _ = machine.connected(connection(2), streamCapacity: 1)
+        _ = machine.streamEnded(connection(2), lease: lease(2))
+        #expect(machine.shutDown() == [.close(connection(2))])
+        #expect(machine.streamEnded(connection(1), lease: lease(1)) == [.close(connection(1))])
+    }
+
+    @Test("random interleavings of leases, connects, releases, GOAWAYs, closes and cancels never lose a connection",
           arguments: 0..<20)
     func randomInterleavings(seed: UInt64) {
         var random = SplitMix(seed: seed)
         var machine = Machine(maximumPerEndpoint: 3)
         var pendingConnects: [ID] = []
-        var leased: [ID: Machine.LeaseID] = [:]
+        var leased: [ID: [Machine.LeaseID]] = [:]
         var idleOrClosing: Set<ID> = []
         var waiting: Set<Machine.LeaseID> = []
         var served: Set<Machine.LeaseID> = []
@@ -139,8 +238,10 @@ struct ConnectionPoolStateMachineTests {
                 case let .connect(id, _): pendingConnects.append(id)
                 case let .handOver(id, lease):
                     #expect(waiting.remove(lease) != nil, "\(lease) served twice or never asked")
-                    #expect(leased[id] == nil, "\(id) handed to two leases")
-                    leased[id] = lease
+                    if case .multiplexed? = machine.place(of: id) {} else {
+                        #expect(leased[id] == nil, "\(id) handed to two leases")
+                    }
+                    leased[id, default: []].append(lease)
                     served.insert(lease)
                 case let .close(id): idleOrClosing.insert(id)
                 case let .failLease(lease, _): waiting.remove(lease)
@@ -148,8 +249,16 @@ struct ConnectionPoolStateMachineTests {
             }
         }
 
+        /// Gives back what a lease held, as the pool does for each kind of connection.
+        func release(_ id: ID, lease: Machine.LeaseID, reusable: Bool) -> [Machine.Action] {
+            switch machine.place(of: id) {
+            case .multiplexed?, .draining?: machine.streamEnded(id, lease: lease)
+            default: machine.released(id, reusable: reusable)
+            }
+        }
+
         for _ in 0..<2_000 {
-            switch random.next() % 7 {
+            switch random.next() % 8 {
             case 0, 1:
                 let id = Machine.LeaseID(value: nextLease)
                 nextLease += 1
@@ -157,21 +266,28 @@ struct ConnectionPoolStateMachineTests {
                 apply(machine.lease(id, to: random.next() % 3 == 0 ? b : a, fresh: random.next() % 5 == 0))
             case 2:
                 if let id = pendingConnects.popLast() {
-                    apply(random.next() % 6 == 0 ? machine.connectFailed(id) : machine.connected(id))
-                    if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
+                    switch random.next() % 6 {
+                    case 0: apply(machine.connectFailed(id))
+                    case 1, 2: apply(machine.connected(id, streamCapacity: Int(1 + random.next() % 4)))
+                    default: apply(machine.connected(id))
+                    }
+                    if isOpen(machine.place(of: id)) { idleOrClosing.insert(id) }
                 }
             case 3:
-                if let id = leased.keys.min() {
-                    leased[id] = nil
-                    apply(machine.released(id, reusable: random.next() % 3 != 0))
-                    if machine.place(of: id) == .idle { idleOrClosing.insert(id) }
+                if let id = leased.keys.min(), let lease = leased[id]?.first {
+                    leased[id]?.removeFirst()
+                    if leased[id]?.isEmpty == true { leased[id] = nil }
+                    apply(release(id, lease: lease, reusable: random.next() % 3 != 0))
+                    if isOpen(machine.place(of: id)) { idleOrClosing.insert(id) }
                 }
+            case 6:
+                if let id = idleOrClosing.sorted().randomElement(using: &random) { apply(machine.goingAway(id)) }
             case 4:
                 // The server or the pool closes something: idle, closing or even leased.
                 let candidates = idleOrClosing.sorted() + (random.next() % 4 == 0 ? leased.keys.sorted() : [])
                 if let id = candidates.randomElement(using: &random) {
                     idleOrClosing.remove(id)
-                    if case .leased? = machine.place(of: id) { leased[id] = nil }
+                    leased[id] = nil
                     apply(machine.closed(id))
                 }
             case 5:
@@ -192,9 +308,10 @@ struct ConnectionPoolStateMachineTests {
         for _ in 0..<10_000 {
             if let id = pendingConnects.popLast() {
                 apply(machine.connected(id))
-            } else if let id = leased.keys.min() {
-                leased[id] = nil
-                apply(machine.released(id, reusable: true))
+            } else if let id = leased.keys.min(), let lease = leased[id]?.first {
+                leased[id]?.removeFirst()
+                if leased[id]?.isEmpty == true { leased[id] = nil }
+                apply(release(id, lease: lease, reusable: true))
             } else if let id = idleOrClosing.sorted().first(where: { machine.place(of: $0) == .closing }) {
                 idleOrClosing.remove(id)
                 apply(machine.closed(id))
@@ -207,6 +324,15 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.census.waiting == 0, "seed \(seed): leases left waiting with every connection back")
         #expect(waiting.isEmpty)
         #expect(machine.invariantViolation() == nil)
+    }
+
+    /// Whether a connection in `place` is open and carrying nothing or several leases (the
+    /// server may close it, or send GOAWAY).
+    private func isOpen(_ place: Machine.Place?) -> Bool {
+        switch place {
+        case .idle?, .multiplexed?: true
+        default: false
+        }
     }
 }
 

@@ -21,12 +21,14 @@ extension NginxServer {
     ///   - certificate: The server's certificate and key.
     ///   - listenParameters: `ssl`, or `ssl http2` to offer HTTP/2.
     ///   - serverLines: More lines for the server block (client certificates, keep-alive limits).
+    ///   - logFormat: The access log's format, nil for `NginxServer`'s own.
     /// - Returns: The running server.
     static func readingUploadsOverTLS(_ certificate: (certificate: String, key: String), listenParameters: String = "ssl",
-                                      serverLines: String = "") throws -> NginxServer {
+                                      serverLines: String = "", logFormat: String? = nil) throws -> NginxServer {
         try NginxServer(
             listenParameters: listenParameters,
             http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
+            logFormat: logFormat,
             server: """
             ssl_certificate \(certificate.certificate);
             ssl_certificate_key \(certificate.key);

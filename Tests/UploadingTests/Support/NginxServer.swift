@@ -31,8 +31,10 @@ final class NginxServer {
     ///     `listenParameters` for TLS.
     ///   - listenParameters: Words after the address on the `listen` line (`ssl`).
     ///   - http: Lines for the `http { }` block, outside the server.
+    ///   - logFormat: The access log's format (nginx variables); nil for the one `accessLog`
+    ///     describes.
     init(directory: TemporaryDirectory? = nil, listenParameters: String = "", http: String = "",
-         server: String) throws {
+         logFormat: String? = nil, server: String) throws {
         guard let nginx = Self.executable else { throw TestFailure("nginx is not installed (Debian: nginx-light)") }
         let directory = directory ?? TemporaryDirectory()
         self.directory = directory
@@ -51,7 +53,7 @@ final class NginxServer {
             error_log \(directory.path("logs/error.log")) info;
             events { worker_connections 512; }
             http {
-                log_format ferry '$request_method $request_uri $status $content_length "$http_authorization" "$http_x_ferry"';
+                log_format ferry '\(logFormat ?? "$request_method $request_uri $status $content_length \"$http_authorization\" \"$http_x_ferry\"")';
                 access_log \(directory.path("logs/access.log")) ferry;
                 client_body_temp_path \(directory.path("body"));
                 proxy_temp_path \(directory.path("proxy"));

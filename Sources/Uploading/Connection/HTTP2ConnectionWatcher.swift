@@ -1,0 +1,83 @@
+import NIOCore
+import NIOHTTP2
+
+/// Sits behind `NIOHTTP2Handler` on an HTTP/2 connection and tells the pool what the connection
+/// frames say about it: the server's first SETTINGS (how many streams it takes at once: the
+/// connection is ready then), its GOAWAY (the connection takes no new streams; streams above its
+/// last stream ID were not processed), and closes the connection when no stream has been open for
+/// the pool's idle time.
+///
+/// Every method runs on the channel's event loop.
+final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTP2Frame
+
+    /// The most streams Ferry opens on one connection, whatever the server allows.
+    static let maximumStreams = 100
+
+    private let settingsReceived: EventLoopPromise<Int>
+    private let goingAway: @Sendable () -> Void
+    private let pooledIdleTimeout: TimeAmount
+    private var openStreams: Set<HTTP2StreamID> = []
+
+    /// The last stream the server may have processed, once it sent GOAWAY (it sees the frame
+    /// before the streams it drops hear that they closed, so an `ExchangeHandler` can ask).
+    private(set) var goAwayLastStreamID: HTTP2StreamID?
+    private var idleClose: Scheduled<Void>?
+
+    /// Creates the watcher.
+    ///
+    /// - Parameters:
+    ///   - pooledIdleTimeout: How long the connection may carry no stream before it closes.
+    ///   - settingsReceived: Succeeded with the stream capacity (the server's
+    ///     `SETTINGS_MAX_CONCURRENT_STREAMS`, at most `maximumStreams`) at the server's first
+    ///     SETTINGS; failed if the connection closes before.
+    ///   - goingAway: Called when the server sends GOAWAY.
+    init(pooledIdleTimeout: TimeAmount, settingsReceived: EventLoopPromise<Int>, goingAway: @escaping @Sendable () -> Void) {
+        self.pooledIdleTimeout = pooledIdleTimeout
+        self.settingsReceived = settingsReceived
+        self.goingAway = goingAway
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        scheduleIdleClose(context: context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case let .settings(.settings(settings)):
+            let advertised = settings.last { $0.parameter == .maxConcurrentStreams }?.value ?? Self.maximumStreams
+            settingsReceived.succeed(max(1, min(Self.maximumStreams, advertised)))
+        case let .goAway(lastStreamID, _, _):
+            goAwayLastStreamID = min(goAwayLastStreamID ?? lastStreamID, lastStreamID)
+            goingAway()
+        default:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            openStreams.insert(created.streamID)
+            idleClose?.cancel()
+            idleClose = nil
+        } else if let closed = event as? StreamClosedEvent, openStreams.remove(closed.streamID) != nil, openStreams.isEmpty {
+            scheduleIdleClose(context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleClose?.cancel()
+        settingsReceived.fail(UploadError.transferFailed(reason: .connectionLost(
+            message: "the server closed the HTTP/2 connection before its settings")))
+        context.fireChannelInactive()
+    }
+
+    private func scheduleIdleClose(context: ChannelHandlerContext) {
+        idleClose?.cancel()
+        let channel = context.channel
+        idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) { channel.close(promise: nil) }
+    }
+}
