@@ -41,7 +41,7 @@ public struct SendFileArguments: Sendable {
                     options.append(arguments[index])
                     index += 1
                 }
-            } else if token.hasPrefix("-"), token.count > 1 {
+            } else if token.count > 1 {
                 options.append(token)
                 if token.count == 2, shortValued.contains(token.last!), index < arguments.count {
                     options.append(arguments[index])

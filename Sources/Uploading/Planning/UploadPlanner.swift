@@ -38,17 +38,6 @@ public struct UploadPlanner: Sendable {
         self.connection = connection
     }
 
-    /// The job specs for the given files.
-    ///
-    /// - Parameters:
-    ///   - files: Positional file paths; their size and modification time are recorded now.
-    ///   - bundle: Whether all files go in one request.
-    /// - Returns: One spec per file, or one for all (or one for the `-F` parts alone).
-    /// - Throws: `MultipartError` when a `-F name=<file` value cannot be read.
-    public func jobs(for files: [String], bundle: Bool) throws(MultipartError) -> [UploadJobSpec] {
-        Self.jobs(for: files, bundle: bundle, template: try template())
-    }
-
     /// The job specs for the given files, made from `template`.
     ///
     /// - Parameters:
@@ -102,7 +91,7 @@ public struct UploadPlanner: Sendable {
     ///   - files: File paths, recorded now.
     ///   - template: The shared request (``template()``).
     /// - Returns: The spec.
-    public static func bundledJob(for files: [String], template: UploadJobSpec) -> UploadJobSpec {
+    private static func bundledJob(for files: [String], template: UploadJobSpec) -> UploadJobSpec {
         template.replacingFiles(files.map(QueuedFile.capture(path:)))
     }
 }
