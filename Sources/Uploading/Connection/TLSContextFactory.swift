@@ -3,7 +3,8 @@ import NIOSSL
 
 /// Makes the TLS client context for a job's `ConnectionOptions`, as curl reads its options:
 /// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's
-/// when neither is given), the client certificate for mutual TLS (`--cert`, its key in `--key`
+/// when neither is given; a `c_rehash` directory is searched by subject hash, a plain one read
+/// whole), the client certificate for mutual TLS (`--cert`, its key in `--key`
 /// or in the same file), or no verification at all (`--insecure`). ALPN offers `h2` and
 /// `http/1.1` (`ConnectionSetup` reads which the server chose), unless the options force HTTP/1.1
 /// (`--http1.1`): then the handshake offers no protocol at all, as before HTTP/2.
@@ -24,10 +25,17 @@ enum TLSContextFactory {
             if let file = options.certificateAuthorityFile {
                 roots += try certificates(inFile: file, option: "--cacert")
             }
-            if let directory = options.certificateAuthorityDirectory {
-                roots += try certificates(inDirectory: directory, option: "--capath")
+            if let directory = options.certificateAuthorityDirectory, try isHashed(directory: directory, option: "--capath") {
+                // Looked up by subject hash when a handshake needs an issuer, as OpenSSL and curl
+                // read `-CApath`: a system directory of hundreds is not read at start.
+                tls.trustRoots = .file(directory)
+                tls.additionalTrustRoots = roots.isEmpty ? [] : [.certificates(roots)]
+            } else {
+                if let directory = options.certificateAuthorityDirectory {
+                    roots += try certificates(inDirectory: directory, option: "--capath")
+                }
+                tls.trustRoots = .certificates(roots)
             }
-            tls.trustRoots = .certificates(roots)
         }
         if let certificateFile = options.clientCertificateFile {
             tls.certificateChain = try certificates(inFile: certificateFile, option: "--cert").map { .certificate($0) }
@@ -60,7 +68,28 @@ enum TLSContextFactory {
         return certificates
     }
 
-    /// Every PEM certificate in the files of a directory: hashed (`c_rehash`) or plain, files
+    /// Whether a directory is in `c_rehash` form (it holds a file named like `5ad8a5d6.0`), so
+    /// BoringSSL can find an issuer in it by subject hash without reading the others. Only names
+    /// are read.
+    ///
+    /// - Parameters:
+    ///   - path: The directory.
+    ///   - option: The option that named it, for the error.
+    /// - Throws: `tlsFileUnusable` when it is missing, not a directory or unreadable.
+    static func isHashed(directory path: String, option: String) throws(UploadError) -> Bool {
+        try entries(ofDirectory: path, option: option).contains(where: isHashName)
+    }
+
+    /// Whether `name` is one `openssl rehash` gives a certificate: eight hex digits, a dot, a
+    /// decimal collision number.
+    static func isHashName(_ name: String) -> Bool {
+        let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty else { return false }
+        return parts[0].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+            && parts[1].allSatisfy { (48...57).contains($0) }
+    }
+
+    /// Every PEM certificate in the files of a directory that is not in `c_rehash` form, files
     /// that hold none skipped.
     ///
     /// - Parameters:
@@ -69,14 +98,7 @@ enum TLSContextFactory {
     /// - Throws: `tlsFileUnusable` when it is missing, not a directory, unreadable or holds no
     ///   certificate at all.
     static func certificates(inDirectory path: String, option: String) throws(UploadError) -> [NIOSSLCertificate] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw unusable(option, path, "no such directory")
-        }
-        guard isDirectory.boolValue else { throw unusable(option, path, "not a directory") }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-            throw unusable(option, path, "cannot be read (permission denied)")
-        }
+        let entries = try entries(ofDirectory: path, option: option)
         var found = Set<NIOSSLCertificate>()
         var certificates: [NIOSSLCertificate] = []
         for entry in entries.sorted() {
@@ -106,6 +128,18 @@ enum TLSContextFactory {
                 : "holds no PEM private key; give the key with --key FILE")
         }
         return key
+    }
+
+    private static func entries(ofDirectory path: String, option: String) throws(UploadError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unusable(option, path, "no such directory")
+        }
+        guard isDirectory.boolValue else { throw unusable(option, path, "not a directory") }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            throw unusable(option, path, "cannot be read (permission denied)")
+        }
+        return entries
     }
 
     private static func contents(of path: String, option: String) throws(UploadError) -> [UInt8] {

@@ -2,7 +2,7 @@ import Foundation
 import Multipart
 import TestSupport
 import Testing
-import Uploading
+@testable import Uploading
 
 /// Uploads over TLS to nginx (certificates made with `openssl` by the test) through the real
 /// manager and `HTTPTransport`: which authorities are trusted (`--cacert`, `--capath` as plain
@@ -100,6 +100,35 @@ struct TLSTrustTests {
             let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload",
                                               options: ConnectionOptions(certificateAuthorityDirectory: directory))
             #expect(ended.job.state == .succeeded, "\(directory): \(ended.job.lastError?.description ?? "")")
+        }
+    }
+
+    @Test("--cacert FILE and a hashed --capath DIR together: the authorities of both are trusted, others are not")
+    func trustsFileAndHashedDirectoryTogether() async throws {
+        let fileAuthority = try TestCertificates(name: "File Authority")
+        let directoryAuthority = try TestCertificates(name: "Directory Authority")
+        let stranger = try TestCertificates(name: "Stranger Authority")
+        let hashed = TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: directoryAuthority.authority, toPath: hashed.path("directory-ca.pem"))
+        try TestCertificates.openssl(["rehash", hashed.path])
+        #expect(try TLSContextFactory.isHashed(directory: hashed.path, option: "--capath"))
+        let options = ConnectionOptions(certificateAuthorityFile: fileAuthority.authority,
+                                        certificateAuthorityDirectory: hashed.path)
+        for authority in [fileAuthority, directoryAuthority] {
+            let server = try Self.nginx(try authority.issue("server"))
+            let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload", options: options)
+            #expect(ended.job.state == .succeeded, "\(ended.job.lastError?.description ?? "")")
+        }
+        let server = try Self.nginx(try stranger.issue("server"))
+        let ended = try await Self.upload(to: "https://127.0.0.1:\(server.port)/upload", options: options)
+        Self.expectFailure(ended, saying: ["signed by an authority that is not trusted", "Stranger Authority"])
+    }
+
+    @Test("only names openssl rehash gives certificates make a directory hashed")
+    func hashNames() {
+        for name in ["5ad8a5d6.0", "002c0b4f.12"] { #expect(TLSContextFactory.isHashName(name), "\(name)") }
+        for name in ["5ad8a5d6.r0", "5AD8A5D6.0", "5ad8a5d6.", "5ad8a5d6", "ad8a5d6.0", "ca.pem", "5ad8a5d6.0.pem"] {
+            #expect(!TLSContextFactory.isHashName(name), "\(name)")
         }
     }
 
