@@ -25,17 +25,11 @@ import Darwin
 ///
 /// The socket is found among the process's open descriptors by its local address (only one
 /// socket can listen on an address without `SO_REUSEPORT`, which Hummingbird does not set) and
-/// duplicated, close-on-exec, so the descriptor stays
+/// duplicated, close-on-exec, by ``SocketDescriptors``, so the descriptor stays
 /// valid whatever becomes of NIO's. It lives in a `Mutex`, so the type is `Sendable`.
+/// ``ConnectionShutdown`` does the same for each accepted connection.
 final class ListeningSocket: Sendable {
     private let descriptor = Mutex<Int32?>(nil)
-
-    /// Where the process's open descriptors are listed.
-    #if os(Linux)
-    private static let descriptorDirectory = "/proc/self/fd"
-    #else
-    private static let descriptorDirectory = "/dev/fd"
-    #endif
 
     /// Takes a descriptor of the socket that listens on `address`; called once, while the
     /// server channel is open.
@@ -44,9 +38,9 @@ final class ListeningSocket: Sendable {
     /// has nothing to do, and NIO's closing is all there is.
     /// - Parameter address: The server channel's local address.
     func adopt(listeningOn address: SocketAddress) {
-        guard let found = Self.descriptor(listeningOn: address) else { return }
-        let duplicate = fcntl(found, F_DUPFD_CLOEXEC, 0)
-        guard duplicate >= 0 else { return }
+        guard let duplicate = SocketDescriptors.duplicate(where: {
+            SocketDescriptors.isListening($0) && SocketDescriptors.isBound($0, to: address)
+        }) else { return }
         descriptor.withLock { $0 = duplicate }
     }
 
@@ -60,39 +54,5 @@ final class ListeningSocket: Sendable {
         }) else { return }
         _ = shutdown(taken, Int32(SHUT_RDWR))
         close(taken)
-    }
-
-    /// The open descriptor of the socket that listens on `address`, if there is one.
-    private static func descriptor(listeningOn address: SocketAddress) -> Int32? {
-        guard let directory = opendir(descriptorDirectory) else { return nil }
-        defer { closedir(directory) }
-        let own = dirfd(directory)
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let candidate = Int32(name), candidate != own, isListening(candidate), isBound(candidate, to: address) {
-                return candidate
-            }
-        }
-        return nil
-    }
-
-    /// Whether `candidate` is a listening socket.
-    private static func isListening(_ candidate: Int32) -> Bool {
-        var accepting: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        return getsockopt(candidate, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0 && accepting != 0
-    }
-
-    /// Whether `candidate`'s local address is `address`, byte for byte.
-    private static func isBound(_ candidate: Int32, to address: SocketAddress) -> Bool {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(candidate, $0, &length) }
-        }
-        guard named == 0 else { return false }
-        return address.withSockAddr { expected, size in
-            size == Int(length) && withUnsafeBytes(of: &storage) { memcmp($0.baseAddress!, expected, size) == 0 }
-        }
     }
 }

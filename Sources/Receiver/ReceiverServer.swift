@@ -119,7 +119,8 @@ public final class ReceiverServer: Sendable {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }
                     try await responder(request, responseWriter, channel)
-                }, configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [connections.makeHandler()]))
+                }, configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [connections.makeHandler(), ConnectionShutdown()]))
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port)),
             onServerRunning: { channel in

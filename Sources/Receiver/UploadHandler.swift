@@ -49,7 +49,8 @@ struct UploadHandler: Sendable {
         case .failed(let error, let closeConnection):
             context.logDetails.withState { $0.error = error.description }
             if closeConnection {
-                // Hummingbird's connection handler closes the connection once this response is written.
+                // Hummingbird's connection handler closes the connection once this response is
+                // written (and ConnectionShutdown makes that close reach the client).
                 context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
             }
             return JSONBody.error(status: error.httpStatus, error.description)

@@ -39,17 +39,17 @@ struct LifecycleTests {
         let port = server.port
         for round in 1...50 {
             let connection: RawHTTPConnection
-            let holder: ListenerHolder
+            let holder: SocketHolder
             do {
                 connection = try await RawHTTPConnection.connect(port: port)
                 try await connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(try await connection.readResponse()?.status == 200)
-                holder = try ListenerHolder(port: port)
+                holder = try SocketHolder(listeningOn: port)
             } catch {
                 await server.shutdown()
                 throw error
             }
-            #expect(holder.holdsListener)
+            #expect(holder.holdsSocket)
             await server.shutdown()
             // The receiver closed this connection first, so its TIME_WAIT stays on the port.
             #expect((try? await connection.waitForClose(timeout: 5))?.closed == true)

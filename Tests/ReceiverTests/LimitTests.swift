@@ -20,6 +20,24 @@ struct LimitTests {
         }
     }
 
+    @Test("a 413 ends the connection even where a spawned process holds a copy of its socket")
+    func tooLargeWithSocketHeldElsewhere() async throws {
+        try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 10_000 }) { harness in
+            let connection = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { connection.close() }
+            // A first request, so the receiver has accepted the connection before it is copied.
+            try await connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(try await connection.readResponse()?.status == 200)
+            let holder = try SocketHolder(servingPort: harness.server.port, peerPort: connection.localPort)
+            defer { holder.stop() }
+            #expect(holder.holdsSocket)
+            try await connection.send(RawMultipart.head(length: 10_001))
+            let response = try #require(try await connection.readResponse())
+            #expect(response.status == 413)
+            #expect(try await connection.waitForClose(timeout: 5).closed)
+        }
+    }
+
     @Test("curl sending a file over --max-body gets 413 and nothing is kept")
     func curlTooLarge() async throws {
         try await ReceiverHarness.run(configure: { $0.limits.maxBodySize = 50_000 }) { harness in

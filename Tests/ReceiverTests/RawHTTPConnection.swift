@@ -103,6 +103,18 @@ final class RawHTTPConnection: Sendable {
         }
     }
 
+    /// The connection's local port (what the receiver sees as the peer's port).
+    var localPort: Int {
+        state.withLock { state in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(state.descriptor, $0, &length) }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+
     /// Closes the connection normally.
     func close() {
         state.withLock { state in
