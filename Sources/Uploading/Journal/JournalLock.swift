@@ -32,14 +32,15 @@ final class JournalLock: Sendable {
         }
         fchmod(descriptor, 0o600)
         guard Self.lock(descriptor, F_RDLCK, wait: true) == 0 else {
+            // No close here: every stored property is set, so `deinit` runs and closes it (a
+            // second close could close a descriptor another thread has opened meanwhile).
             let message = "cannot lock \(path): \(Self.errorText())"
-            close(descriptor)
             throw .journalFailed(reason: .openFailed(path: journalPath, message: message))
         }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Runs `body` holding the lock exclusively, then goes back to the shared lock.
