@@ -122,6 +122,32 @@ struct QueueRowTests {
         #expect(state.queue.detailsJob == nil, "a late answer does not reopen the details")
     }
 
+    @Test("details that could not be read say why instead of reading on; a late answer after they closed is dropped")
+    func detailsThatCannotBeRead() {
+        let done = UploadJob(id: 1, spec: Self.spec("a.txt", size: 100), state: .succeeded,
+                             progress: UploadProgress(bytesSent: 180, totalBytes: 180), attempts: 1,
+                             response: UploadResponse(status: 200, body: Array("ok".utf8)),
+                             attemptHistory: [UploadAttempt(number: 1, outcome: .succeeded, status: 200)])
+        var state = Self.state()
+        _ = state.update(.uploadEventReceived(.succeeded(done)))
+        _ = state.update(.keyPressed(.char("3")))
+        #expect(state.update(.keyPressed(.key(.enter))) == [.loadJobDetails(1)])
+        _ = state.update(.jobDetailsUnavailable(1, reason: "disk I/O error"))
+        let details = Self.trimmed(AppView.render(state, size: state.size).lines())
+        #expect(!details.contains("(reading the attempts and the response…)"), "\(details)")
+        #expect(details.contains("Attempts: 1"), "\(details)")
+        #expect(details.contains("The attempts and the response could not be read: disk I/O error"), "\(details)")
+        #expect(!state.queue.isLoadingDetails)
+
+        _ = state.update(.keyPressed(.key(.escape)))
+        #expect(state.update(.keyPressed(.key(.enter))) == [.loadJobDetails(1)])
+        #expect(state.queue.detailsProblem == nil, "opened again, the details are read again")
+        _ = state.update(.keyPressed(.key(.escape)))
+        _ = state.update(.jobDetailsUnavailable(1, reason: "late"))
+        #expect(state.queue.detailsJob == nil)
+        #expect(state.queue.detailsProblem == nil, "a late answer is dropped")
+    }
+
     @Test("details count attempts in words")
     func attemptsInWords() {
         let once = UploadJob(id: 1, spec: Self.spec("a", size: 1), state: .succeeded, attempts: 1)

@@ -31,7 +31,13 @@ struct EngineCommandPerformerTests {
         #expect(job.response?.status == 201)
         #expect(job.response?.bodyText == "stored")
         #expect(job.attemptHistory.map(\.outcome) == [.succeeded])
-        #expect(performer.perform(.loadJobDetails(UploadJobID(id.rawValue + 1))).isEmpty, "a job that is gone has no details")
+        let gone = UploadJobID(id.rawValue + 1)
+        #expect(performer.perform(.loadJobDetails(gone)) == [.jobDetailsUnavailable(gone, reason: "the job is no longer queued")],
+                "a job that is gone has no details, and the view is told so")
+
+        #expect(try journal.deleteFinishedJobs() == 1)
+        #expect(performer.perform(.loadJobDetails(id)) == [.jobDetailsUnavailable(id, reason: "the journal no longer holds this job")],
+                "details the journal no longer holds are not waited for")
     }
 
     @Test("without a journal the engine keeps a succeeded job's details and answers with them")

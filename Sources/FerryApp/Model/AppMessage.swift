@@ -21,6 +21,8 @@ public enum AppMessage: Hashable, Sendable {
     /// A job's details were read (after ``AppCommand/loadJobDetails(_:)``): the whole job, with
     /// a succeeded job's response and attempt history.
     case jobDetailsLoaded(UploadJob)
+    /// A job's details could not be read (after ``AppCommand/loadJobDetails(_:)``): why, in words.
+    case jobDetailsUnavailable(UploadJobID, reason: String)
     /// The journal's unfinished and failed jobs were restored into the engine, which is paused
     /// when `paused` (the user paused it last time, or unfinished jobs came back: they wait for
     /// the user); `othersWaiting` jobs of `ferry send` wait for its `--resume`.

@@ -117,7 +117,7 @@ extension AppState {
     /// Moves the open details view by a line, a page or to an end, within its length.
     private mutating func scrollDetails(of job: UploadJob, _ movement: ListMovement) {
         let area = AppLayout(size: size).body.size
-        let limit = JobDetails.maximumScroll(of: job, isLoading: queue.isLoadingDetails, in: area)
+        let limit = JobDetails.maximumScroll(of: job, isLoading: queue.isLoadingDetails, problem: queue.detailsProblem, in: area)
         queue.detailsScroll = Self.scrolled(queue.detailsScroll, by: movement, limit: limit, page: max(1, area.height - 1))
     }
 

@@ -31,6 +31,9 @@ extension AppState {
         case .jobDetailsLoaded(let job):
             queue.detailsLoaded(job)
             return []
+        case let .jobDetailsUnavailable(id, reason):
+            queue.detailsUnavailable(id, reason: reason)
+            return []
         case let .jobsRestored(jobs, paused, othersWaiting):
             return restored(jobs, paused: paused, othersWaiting: othersWaiting)
         case .formRestored(let settings):

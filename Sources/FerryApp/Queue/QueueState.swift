@@ -16,6 +16,8 @@ public struct QueueState: Hashable, Sendable {
     /// Whether the details view waits for ``AppCommand/loadJobDetails(_:)``'s answer: until it
     /// comes, a succeeded job's details lack its attempts and response.
     public private(set) var isLoadingDetails = false
+    /// Why the open details view's attempts and response could not be read, if they could not.
+    public private(set) var detailsProblem: String?
     /// Wrapped lines of the details view scrolled past.
     public var detailsScroll = 0
     /// Whether the engine's queue is paused, as its last `pausedChanged` event (or the restore)
@@ -61,6 +63,7 @@ public struct QueueState: Hashable, Sendable {
         if job.id == detailsJob?.id {
             detailsJob = job
             isLoadingDetails = false
+            detailsProblem = nil
         }
     }
 
@@ -73,6 +76,7 @@ public struct QueueState: Hashable, Sendable {
         guard let row = rows[id] else { return false }
         detailsJob = row.job
         detailsScroll = 0
+        detailsProblem = nil
         isLoadingDetails = row.lacksDetails
         return isLoadingDetails
     }
@@ -87,11 +91,24 @@ public struct QueueState: Hashable, Sendable {
         isLoadingDetails = false
     }
 
+    /// Stops waiting for details the engine could not read, if that job's details view is still
+    /// open and waits for them: the view says why instead of "reading…".
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - reason: Why, in words.
+    public mutating func detailsUnavailable(_ id: UploadJobID, reason: String) {
+        guard isLoadingDetails, id == detailsJob?.id else { return }
+        isLoadingDetails = false
+        detailsProblem = reason
+    }
+
     /// Closes the details view.
     public mutating func closeDetails() {
         detailsJob = nil
         detailsScroll = 0
         isLoadingDetails = false
+        detailsProblem = nil
     }
 
     /// Makes room for `count` more jobs at once (a long batch was just queued), so the table

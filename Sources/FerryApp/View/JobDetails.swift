@@ -10,6 +10,8 @@ struct JobDetails: Widget {
     let job: UploadJob
     /// Whether the job's attempts and response are still being read (``QueueState/isLoadingDetails``).
     var isLoading = false
+    /// Why the job's attempts and response could not be read (``QueueState/detailsProblem``).
+    var problem: String?
     /// Wrapped lines skipped at the top; clamped so the last line can reach the bottom row.
     var scroll = 0
     /// The zone attempt times are shown in.
@@ -27,10 +29,12 @@ struct JobDetails: Widget {
     /// - Parameters:
     ///   - job: The job.
     ///   - isLoading: Whether its attempts and response are still being read.
+    ///   - problem: Why they could not be read, if they could not.
     ///   - area: The size of the area.
     /// - Returns: How many wrapped lines can be skipped with the last one still on screen.
-    static func maximumScroll(of job: UploadJob, isLoading: Bool, in area: Size) -> Int {
-        let count = Paragraph(JobDetails(job: job, isLoading: isLoading).lines, wrap: true).layoutLines(width: area.width).count
+    static func maximumScroll(of job: UploadJob, isLoading: Bool, problem: String?, in area: Size) -> Int {
+        let count = Paragraph(JobDetails(job: job, isLoading: isLoading, problem: problem).lines, wrap: true)
+            .layoutLines(width: area.width).count
         return maximumScroll(lineCount: count, height: area.height)
     }
 
@@ -66,6 +70,11 @@ struct JobDetails: Widget {
         if isLoading {
             lines.append(TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading))
             lines.append(TextLine("(reading the attempts and the response…)", style: Theme.dim))
+            return lines
+        }
+        if let problem {
+            lines.append(TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading))
+            lines.append(TextLine("The attempts and the response could not be read: \(problem)", style: Theme.error))
             return lines
         }
         lines += attemptLines

@@ -11,7 +11,7 @@ struct QueuePane: Widget {
         guard !area.isEmpty else { return }
         let queue = state.queue
         if let job = queue.detailsJob {
-            JobDetails(job: job, isLoading: queue.isLoadingDetails, scroll: queue.detailsScroll)
+            JobDetails(job: job, isLoading: queue.isLoadingDetails, problem: queue.detailsProblem, scroll: queue.detailsScroll)
                 .render(in: area, buffer: &buffer)
             return
         }

@@ -64,13 +64,16 @@ public struct EngineCommandPerformer: CommandPerformer {
     /// history the engine dropped (it does when there is a journal) — the journal's row, once
     /// every change so far is written.
     private func loadDetails(of id: UploadJobID) -> [AppMessage] {
-        guard let job = manager.job(id) else { return [] }
+        guard let job = manager.job(id) else { return [.jobDetailsUnavailable(id, reason: "the job is no longer queued")] }
         guard job.state == .succeeded, job.response == nil, let journal else { return [.jobDetailsLoaded(job)] }
         manager.flushJournal()
         do {
-            return try journal.job(id).map { [.jobDetailsLoaded($0)] } ?? []
+            guard let whole = try journal.job(id) else {
+                return [.jobDetailsUnavailable(id, reason: "the journal no longer holds this job")]
+            }
+            return [.jobDetailsLoaded(whole)]
         } catch {
-            return [.commandFailed("could not read the job's details: \(error.description)")]
+            return [.jobDetailsUnavailable(id, reason: "the journal could not be read: \(error.description)")]
         }
     }
 }
