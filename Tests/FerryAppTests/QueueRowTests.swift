@@ -148,6 +148,32 @@ struct QueueRowTests {
         #expect(state.queue.detailsProblem == nil, "a late answer is dropped")
     }
 
+    @Test("jobs removed together go in one pass: the others keep their order, counts and cursor follow, open details close")
+    func jobsRemovedTogether() {
+        var state = Self.state()
+        for id in 1...6 {
+            let kind: UploadJobState = id % 2 == 0 ? .succeeded : .queued
+            let job = UploadJob(id: UploadJobID(Int64(id)), spec: Self.spec("f\(id).txt", size: 10), state: kind, attempts: 1)
+            _ = state.update(.uploadEventReceived(kind == .succeeded ? .succeeded(job) : .queued(job)))
+        }
+        _ = state.update(.keyPressed(.char("3")))
+        for _ in 0..<5 { _ = state.update(.keyPressed(.key(.down))) }
+        _ = state.update(.keyPressed(.key(.enter)))
+        #expect(state.queue.detailsJobID == 6)
+        #expect(state.queue.summary.succeeded == 3)
+
+        _ = state.update(.jobsRemoved([2, 4, 6, 9]))
+        #expect(state.queue.order == [1, 3, 5])
+        #expect(state.queue.rows.count == 3)
+        #expect(state.queue.summary.succeeded == 0)
+        #expect(state.queue.summary.queued == 3)
+        #expect(state.queue.detailsJobID == nil, "the open details were of a removed job")
+        #expect(state.queue.scroll.selection == 2, "the cursor stays on the list")
+
+        _ = state.update(.uploadEventReceived(.removed(3)))
+        #expect(state.queue.order == [1, 5])
+    }
+
     @Test("details count attempts in words")
     func attemptsInWords() {
         let once = UploadJob(id: 1, spec: Self.spec("a", size: 1), state: .succeeded, attempts: 1)

@@ -18,6 +18,10 @@ public enum AppMessage: Hashable, Sendable {
     case filesCollected(FileCollection)
     /// The upload engine reported an event.
     case uploadEventReceived(UploadEvent)
+    /// The upload engine reported these jobs removed, one `removed` event after the other (a
+    /// clear of many jobs): taken at once, so clearing 100,000 jobs is not 100,000 passes over
+    /// the queue's order.
+    case jobsRemoved([UploadJobID])
     /// A job's details were read (after ``AppCommand/loadJobDetails(_:)``): the whole job, with
     /// a succeeded job's response and attempt history.
     case jobDetailsLoaded(UploadJob)

@@ -28,6 +28,9 @@ extension AppState {
         case .uploadEventReceived(let event):
             apply(event)
             return quitIfInFlightFinished()
+        case .jobsRemoved(let ids):
+            queue.remove(ids)
+            return quitIfInFlightFinished()
         case .jobDetailsLoaded(let job):
             queue.detailsLoaded(job)
             return []
@@ -76,7 +79,7 @@ extension AppState {
     private mutating func apply(_ event: UploadEvent) {
         switch event {
         case .removed(let id):
-            queue.remove(id)
+            queue.remove([id])
         case .pausedChanged(let isPaused):
             queue.isPaused = isPaused
         case .journalFailed(let error):

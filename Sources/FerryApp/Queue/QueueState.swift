@@ -121,15 +121,20 @@ public struct QueueState: Hashable, Sendable {
         if needed > order.capacity { order.reserveCapacity(max(needed, order.capacity * 2)) }
     }
 
-    /// Forgets a job.
+    /// Forgets jobs, in one pass over the queue's order however many they are.
     ///
-    /// - Parameter id: The job.
-    public mutating func remove(_ id: UploadJobID) {
-        guard let old = rows.removeValue(forKey: id) else { return }
-        progressWatch.forget(id)
-        summary.account(old.job, sign: -1)
-        order.removeAll { $0 == id }
+    /// - Parameter ids: The jobs.
+    public mutating func remove(_ ids: [UploadJobID]) {
+        var removed = Set<UploadJobID>(minimumCapacity: ids.count)
+        for id in ids {
+            guard let old = rows.removeValue(forKey: id) else { continue }
+            progressWatch.forget(id)
+            summary.account(old.job, sign: -1)
+            removed.insert(id)
+        }
+        guard !removed.isEmpty else { return }
+        order.removeAll { removed.contains($0) }
         scroll.setCount(order.count)
-        if detailsJobID == id { closeDetails() }
+        if let open = detailsJobID, removed.contains(open) { closeDetails() }
     }
 }

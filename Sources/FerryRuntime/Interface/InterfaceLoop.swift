@@ -74,12 +74,22 @@ public final class InterfaceLoop {
                 busyUntil = .now() + .seconds(2)
             }
             applyPending()
+            var removed: [UploadJobID] = []
             for index in batches.indices {
                 for event in batches[index] {
+                    if case .removed(let id) = event {
+                        removed.append(id)
+                        continue
+                    }
+                    if !removed.isEmpty {
+                        worker.submit(state.update(.jobsRemoved(removed)))
+                        removed = []
+                    }
                     worker.submit(state.update(.uploadEventReceived(event)))
                 }
                 batches[index] = []
             }
+            if !removed.isEmpty { worker.submit(state.update(.jobsRemoved(removed))) }
             if state.isQuitting { break }
             if dirty {
                 terminal.draw(AppView.render(state, size: terminal.size))
