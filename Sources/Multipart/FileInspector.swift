@@ -40,10 +40,10 @@ public enum FileInspector {
         return snapshot(of: info, path: path)
     }
 
-    /// The snapshot of an already opened file's `stat`.
+    /// The snapshot of a file's `stat` (of its path, or of an open descriptor).
     ///
     /// - Parameters:
-    ///   - info: The result of `fstat`.
+    ///   - info: The result of `stat` or `fstat`.
     ///   - path: The path it was opened from.
     /// - Returns: The snapshot.
     static func snapshot(of info: stat, path: String) -> FileSnapshot {

@@ -67,14 +67,10 @@ struct JobDetails: Widget {
             let value = header.isSecretHeader ? FormState.secretMask : header.value
             lines.append(TextLine("Header: \(header.name): \(value)", style: Theme.dim))
         }
-        if isLoading {
+        if isLoading || problem != nil {
             lines.append(TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading))
-            lines.append(TextLine("(reading the attempts and the response…)", style: Theme.dim))
-            return lines
-        }
-        if let problem {
-            lines.append(TextLine("Attempts: \(job.attempts)" + automaticRetriesText, style: Theme.heading))
-            lines.append(TextLine("The attempts and the response could not be read: \(problem)", style: Theme.error))
+            lines.append(problem.map { TextLine("The attempts and the response could not be read: \($0)", style: Theme.error) }
+                ?? TextLine("(reading the attempts and the response…)", style: Theme.dim))
             return lines
         }
         lines += attemptLines

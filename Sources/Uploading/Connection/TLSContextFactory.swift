@@ -25,15 +25,21 @@ enum TLSContextFactory {
             if let file = options.certificateAuthorityFile {
                 roots += try certificates(inFile: file, option: "--cacert")
             }
-            if let directory = options.certificateAuthorityDirectory, try isHashed(directory: directory, option: "--capath") {
+            var hashedDirectory: String?
+            if let directory = options.certificateAuthorityDirectory {
+                let entries = try entries(ofDirectory: directory, option: "--capath")
+                if entries.contains(where: isHashName) {
+                    hashedDirectory = directory
+                } else {
+                    roots += try certificates(inDirectory: directory, entries: entries, option: "--capath")
+                }
+            }
+            if let hashedDirectory {
                 // Looked up by subject hash when a handshake needs an issuer, as OpenSSL and curl
                 // read `-CApath`: a system directory of hundreds is not read at start.
-                tls.trustRoots = .file(directory)
+                tls.trustRoots = .file(hashedDirectory)
                 tls.additionalTrustRoots = roots.isEmpty ? [] : [.certificates(roots)]
             } else {
-                if let directory = options.certificateAuthorityDirectory {
-                    roots += try certificates(inDirectory: directory, option: "--capath")
-                }
                 tls.trustRoots = .certificates(roots)
             }
         }
@@ -68,20 +74,9 @@ enum TLSContextFactory {
         return certificates
     }
 
-    /// Whether a directory is in `c_rehash` form (it holds a file named like `5ad8a5d6.0`), so
-    /// BoringSSL can find an issuer in it by subject hash without reading the others. Only names
-    /// are read.
-    ///
-    /// - Parameters:
-    ///   - path: The directory.
-    ///   - option: The option that named it, for the error.
-    /// - Throws: `tlsFileUnusable` when it is missing, not a directory or unreadable.
-    static func isHashed(directory path: String, option: String) throws(UploadError) -> Bool {
-        try entries(ofDirectory: path, option: option).contains(where: isHashName)
-    }
-
     /// Whether `name` is one `openssl rehash` gives a certificate: eight hex digits, a dot, a
-    /// decimal collision number.
+    /// decimal collision number. A directory holding one is in `c_rehash` form, so BoringSSL can
+    /// find an issuer in it by subject hash without reading the others.
     static func isHashName(_ name: String) -> Bool {
         let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty else { return false }
@@ -94,11 +89,11 @@ enum TLSContextFactory {
     ///
     /// - Parameters:
     ///   - path: The directory.
+    ///   - entries: Its entries' names (`entries(ofDirectory:option:)`).
     ///   - option: The option that named it, for the error.
-    /// - Throws: `tlsFileUnusable` when it is missing, not a directory, unreadable or holds no
-    ///   certificate at all.
-    static func certificates(inDirectory path: String, option: String) throws(UploadError) -> [NIOSSLCertificate] {
-        let entries = try entries(ofDirectory: path, option: option)
+    /// - Throws: `tlsFileUnusable` when it holds no certificate at all.
+    private static func certificates(inDirectory path: String, entries: [String], option: String) throws(UploadError)
+        -> [NIOSSLCertificate] {
         var found = Set<NIOSSLCertificate>()
         var certificates: [NIOSSLCertificate] = []
         for entry in entries.sorted() {
@@ -130,6 +125,9 @@ enum TLSContextFactory {
         return key
     }
 
+    /// The names in a directory.
+    ///
+    /// - Throws: `tlsFileUnusable` when it is missing, not a directory or unreadable.
     private static func entries(ofDirectory path: String, option: String) throws(UploadError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -111,7 +111,7 @@ struct TLSTrustTests {
         let hashed = TemporaryDirectory()
         try FileManager.default.copyItem(atPath: directoryAuthority.authority, toPath: hashed.path("directory-ca.pem"))
         try TestCertificates.openssl(["rehash", hashed.path])
-        #expect(try TLSContextFactory.isHashed(directory: hashed.path, option: "--capath"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: hashed.path).contains(where: TLSContextFactory.isHashName))
         let options = ConnectionOptions(certificateAuthorityFile: fileAuthority.authority,
                                         certificateAuthorityDirectory: hashed.path)
         for authority in [fileAuthority, directoryAuthority] {
