@@ -246,18 +246,20 @@ final class ConnectionSetup: Sendable {
         var configuration = NIOHTTP2Handler.ConnectionConfiguration()
         configuration.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
         let operations = channel.pipeline.syncOperations
-        let multiplexer = try operations.configureHTTP2Pipeline(
-            mode: .client, connectionConfiguration: configuration, streamConfiguration: .init()
-        ) { pushed in pushed.close() }
         let settingsReceived = channel.eventLoop.makePromise(of: Int.self)
+        let watcher = HTTP2ConnectionWatcher(
+            pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, goingAway: plan.goingAway)
         do {
-            try operations.addHandler(HTTP2ConnectionWatcher(
-                pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, goingAway: plan.goingAway))
+            let multiplexer = try operations.configureHTTP2Pipeline(
+                mode: .client, connectionConfiguration: configuration, streamConfiguration: .init(),
+                streamDelegate: HTTP2StreamEvents(watcher, eventLoop: channel.eventLoop)
+            ) { pushed in pushed.close() }
+            try operations.addHandler(watcher)
+            return .http2(multiplexer, settingsReceived: settingsReceived.futureResult)
         } catch {
             settingsReceived.fail(error)
             throw error
         }
-        return .http2(multiplexer, settingsReceived: settingsReceived.futureResult)
     }
 
     /// Adds `ResponseByteWatcher`, NIO's HTTP/1 client handlers and `ExchangeHandler`.

@@ -7,6 +7,10 @@ import NIOHTTP2
 /// last stream ID were not processed), and closes the connection when no stream has been open for
 /// the pool's idle time.
 ///
+/// NIO's inline stream multiplexer does not pass streams' creation and closing down the pipeline;
+/// it tells the `NIOHTTP2StreamDelegate` given to `configureHTTP2Pipeline`, which
+/// `HTTP2StreamEvents` forwards to `streamOpened` and `streamClosed` here.
+///
 /// Every method runs on the channel's event loop.
 final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
@@ -23,6 +27,7 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     /// before the streams it drops hear that they closed, so an `ExchangeHandler` can ask).
     private(set) var goAwayLastStreamID: HTTP2StreamID?
     private var idleClose: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
 
     /// Creates the watcher.
     ///
@@ -39,7 +44,25 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        scheduleIdleClose(context: context)
+        self.context = context
+        if openStreams.isEmpty { scheduleIdleClose() }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleClose?.cancel()
+        self.context = nil
+    }
+
+    /// A stream was created: the connection is not idle until every stream has closed.
+    func streamOpened(_ id: HTTP2StreamID) {
+        openStreams.insert(id)
+        idleClose?.cancel()
+        idleClose = nil
+    }
+
+    /// A stream closed; the idle time starts when it was the last one open.
+    func streamClosed(_ id: HTTP2StreamID) {
+        if openStreams.remove(id) != nil, openStreams.isEmpty { scheduleIdleClose() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -57,17 +80,6 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelRead(data)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let created = event as? NIOHTTP2StreamCreatedEvent {
-            openStreams.insert(created.streamID)
-            idleClose?.cancel()
-            idleClose = nil
-        } else if let closed = event as? StreamClosedEvent, openStreams.remove(closed.streamID) != nil, openStreams.isEmpty {
-            scheduleIdleClose(context: context)
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-
     func channelInactive(context: ChannelHandlerContext) {
         idleClose?.cancel()
         settingsReceived.fail(UploadError.transferFailed(reason: .connectionLost(
@@ -75,8 +87,9 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelInactive()
     }
 
-    private func scheduleIdleClose(context: ChannelHandlerContext) {
+    private func scheduleIdleClose() {
         idleClose?.cancel()
+        guard let context else { return }
         let channel = context.channel
         idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) { channel.close(promise: nil) }
     }

@@ -28,9 +28,13 @@ struct HTTP2Tests {
     /// `HTTPTransport`, keeping what it reports as written.
     final class ProgressRecordingTransport: UploadTransport {
         /// The transport.
-        let transport = HTTPTransport()
+        let transport: HTTPTransport
         /// Every report of bytes written, in order.
         let reports = Mutex<[Int64]>([])
+
+        init(configuration: HTTPTransport.Configuration) {
+            transport = HTTPTransport(configuration: configuration)
+        }
 
         func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
@@ -60,21 +64,24 @@ struct HTTP2Tests {
 
     /// nginx with TLS and HTTP/2 on a certificate of `certificates`; `/upload` is read whole
     /// (proxied to a second server block on a Unix socket, which answers 200).
-    static func nginx(_ certificates: TestCertificates, serverLines: String = "") throws -> NginxServer {
+    static func nginx(_ certificates: TestCertificates, serverLines: String = "", httpLines: String = "") throws -> NginxServer {
         try NginxServer.readingUploadsOverTLS(
-            try certificates.issue("server"), listenParameters: "ssl http2", serverLines: serverLines,
+            try certificates.issue("server"), listenParameters: "ssl http2", serverLines: serverLines, httpLines: httpLines,
             logFormat: "$request_method $request_uri $status $content_length $server_protocol $connection $connection_requests")
     }
 
     /// Uploads `sizes.count` files (one job each, file `i` of `sizes[i]` bytes) to `url` at
-    /// `concurrency`, and waits.
-    static func upload(sizes: [Int], to url: String, options: ConnectionOptions, concurrency: Int = 8) async throws -> Batch {
+    /// `concurrency`, with the transport's `pooledIdleTimeout`, and waits.
+    static func upload(sizes: [Int], to url: String, options: ConnectionOptions, concurrency: Int = 8,
+                       pooledIdleTimeout: Duration = HTTPTransport.Configuration().pooledIdleTimeout) async throws -> Batch {
         let dir = TemporaryDirectory()
         let specs = sizes.enumerated().map { index, size in
             let name = String(format: "f%05d.bin", index)
             return UploadJobSpec(url: url, files: [QueuedFile.capture(path: dir.file(name, bytes: size))], connection: options)
         }
-        let recorder = ProgressRecordingTransport()
+        var configuration = HTTPTransport.Configuration()
+        configuration.pooledIdleTimeout = pooledIdleTimeout
+        let recorder = ProgressRecordingTransport(configuration: configuration)
         let transport = recorder.transport
         let manager = UploadManager(
             configuration: .init(concurrencyLimit: concurrency, retryPolicy: RetryPolicy(maximumRetries: 3), idleTimeout: .seconds(20)),
@@ -192,6 +199,23 @@ struct HTTP2Tests {
         #expect(closed == ConnectionPoolCensus(), "\(closed)")
         try await transport.shutdown()
         #expect(Set(server.accessLog.compactMap(LogLine.init).map(\.serverProtocol)) == ["HTTP/2.0"])
+    }
+
+    @Test("an HTTP/2 connection with a stream open stays open past the pool's idle time")
+    func connectionWithOpenStreamOutlivesIdleTime() async throws {
+        let certificates = try TestCertificates()
+        // nginx's limit_req holds every request after the first for 2 s (30 a minute): the second
+        // stream waits, open and quiet, twice the pool's idle time.
+        let server = try Self.nginx(certificates, serverLines: "limit_req zone=slow burst=5;",
+                                    httpLines: "limit_req_zone $server_port zone=slow:1m rate=30r/m;")
+        let started = ContinuousClock.now
+        let batch = try await Self.upload(sizes: [100, 101], to: "https://127.0.0.1:\(server.port)/upload",
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority),
+                                          concurrency: 2, pooledIdleTimeout: .seconds(1))
+        #expect(ContinuousClock.now - started > .milliseconds(1500), "nginx did not hold the second request")
+        let lines = Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
+        #expect(Set(lines.map(\.connection)).count == 1, "\(server.accessLog)")
+        #expect(batch.jobs.allSatisfy { $0.attempts == 1 }, "\(batch.jobs.map(\.attemptHistory))")
     }
 
     @Test("HTTP/2 through a proxy's CONNECT tunnel")

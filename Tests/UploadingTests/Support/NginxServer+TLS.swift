@@ -21,13 +21,14 @@ extension NginxServer {
     ///   - certificate: The server's certificate and key.
     ///   - listenParameters: `ssl`, or `ssl http2` to offer HTTP/2.
     ///   - serverLines: More lines for the server block (client certificates, keep-alive limits).
+    ///   - httpLines: More lines for the `http { }` block (a `limit_req_zone` the server uses).
     ///   - logFormat: The access log's format, nil for `NginxServer`'s own.
     /// - Returns: The running server.
     static func readingUploadsOverTLS(_ certificate: (certificate: String, key: String), listenParameters: String = "ssl",
-                                      serverLines: String = "", logFormat: String? = nil) throws -> NginxServer {
+                                      serverLines: String = "", httpLines: String = "", logFormat: String? = nil) throws -> NginxServer {
         try NginxServer(
             listenParameters: listenParameters,
-            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }",
+            http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }\n\(httpLines)",
             logFormat: logFormat,
             server: """
             ssl_certificate \(certificate.certificate);
