@@ -8,7 +8,8 @@
 #   MANY_TIMEOUT (120 + N/50 s): a run still going after this is killed and reported as timed out.
 #   MANY_TLS (unset): set to 1 to go over HTTPS (nginx with a certificate made by openssl for this
 #     run, HTTP/2 offered by ALPN, so curl -Z multiplexes its transfers over one connection;
-#     both clients trust the run's authority with --cacert).
+#     both clients trust the run's authority with --cacert; Ferry uses HTTP/1.1, its default).
+#   FERRY_ARGS (empty): more ferry send options, e.g. --http2 (split at spaces).
 #   BENCH_DIR (/tmp/ferry-bench): where the files live (generated once per N, then reused) and
 #   the per-run records (many-results-DATE-PID.jsonl, one file per invocation).
 #
@@ -212,7 +213,7 @@ fitting_count() { # n
     python3 - "$1" "$(getconf ARG_MAX)" "$ferry" "$url" <<'PY'
 import os, sys
 n, arg_max, ferry, url = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-fixed = [ferry, "send", "--json", "--concurrency", "8", "--retry", "0", "--url", url]
+fixed = [ferry, "send", "--json", "--concurrency", "8", "--retry", "0", "--url", url] + os.environ.get("FERRY_ARGS", "").split()
 environment = [f"{k}={v}" for k, v in os.environ.items()] + ["XDG_STATE_HOME=" + "x" * 200]
 fixed_bytes = sum(len(a.encode()) + 1 + 8 for a in fixed + environment) + 8 + 4096  # NULL ends, slack
 def needed(count):  # each name is len(str(count)) digits + NUL, and an 8-byte pointer
@@ -257,7 +258,7 @@ for requested in "${counts[@]}"; do
         # ferry: a fresh journal (XDG_STATE_HOME) every run; JSON Lines events are counted.
         XDG_STATE_HOME="$run_dir/state" measure "$run_dir/record" --cwd="$files" --args-from="$list" \
             --stdout="$run_dir/out" --stderr="$run_dir/err" --timeout="$timeout" --watch-pid="$nginx_workers" "ferry" \
-            "$ferry" send --json --concurrency 8 --retry 0 "${trust[@]}" --url "$url"
+            "$ferry" send --json --concurrency 8 --retry 0 ${FERRY_ARGS:-} "${trust[@]}" --url "$url"
         python3 "$here/many-files-record.py" ferry "$n" "$round" "$run_dir" >> "$results"
         kill -0 "$nginx_pid" 2>/dev/null || { echo "nginx died:" >&2; cat "$nginx_dir/error.log" >&2; exit 1; }
     done

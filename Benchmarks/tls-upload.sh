@@ -3,7 +3,7 @@
 # test. nginx (TLS, a certificate made for the run, HTTP/2 offered) streams each body unbuffered
 # to discard_server.py, which answers once it has read the whole body; both clients trust the
 # run's authority with --cacert.
-# Usage: tls-upload.sh FERRY_BINARY   (FERRY_ARGS: more ferry send options, e.g. --http1.1)
+# Usage: tls-upload.sh FERRY_BINARY   (FERRY_ARGS: more ferry send options, e.g. --http2)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ferry="$1"

@@ -36,8 +36,8 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(name: [.customShort("L"), .long], help: "Follow 307 and 308 redirects, sending the whole request again.")
     var location = false
 
-    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (HTTP/2 is offered over https otherwise).")
-    var http1_1 = false
+    @Flag(exclusivity: .chooseLast)
+    var httpVersion: HTTPVersionFlag?
 
     mutating func validate() throws {
         // A --proxy that cannot be used is refused before anything is queued, in the words the
@@ -57,7 +57,7 @@ struct ConnectionArguments: ParsableArguments {
     /// Whether any of these options was given.
     var anyGiven: Bool {
         insecure || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
-            || noproxy != nil || location || http1_1
+            || noproxy != nil || location || httpVersion != nil
     }
 
     /// The options these arguments give, over what the environment sets as curl reads it (an
@@ -78,7 +78,7 @@ struct ConnectionArguments: ParsableArguments {
         }
         if let noproxy { options.noProxy = ConnectionOptions.hostList(noproxy) }
         options.followsRedirects = location
-        options.forcesHTTP1 = http1_1
+        options.offersHTTP2 = httpVersion == .http2
         return options
     }
 }

@@ -28,6 +28,8 @@ public enum FormField: Hashable, Sendable {
     case noProxy
     /// Whether 307 and 308 are followed (`-L`).
     case followsRedirects
+    /// Whether HTTP/2 is offered over https (`--http2`), or HTTP/1.1 only.
+    case offersHTTP2
     /// Whether `https` certificates are verified (`--insecure` when not).
     case verifiesCertificates
     /// A PEM file of authorities to trust (`--cacert`).
@@ -41,14 +43,14 @@ public enum FormField: Hashable, Sendable {
 
     /// The rows about how requests reach the server, after the headers.
     public static let connectionRows: [FormField] = [
-        .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+        .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
         .certificateAuthorityDirectory, .clientCertificate, .clientKey,
     ]
 
     /// Whether Enter switches the row between two values instead of editing it.
     public var isSwitch: Bool {
         switch self {
-        case .mode, .remembersSecrets, .followsRedirects, .verifiesCertificates: true
+        case .mode, .remembersSecrets, .followsRedirects, .offersHTTP2, .verifiesCertificates: true
         default: false
         }
     }
@@ -70,6 +72,7 @@ public enum FormField: Hashable, Sendable {
         case .proxy: "Proxy"
         case .noProxy: "No proxy"
         case .followsRedirects: "Redirects"
+        case .offersHTTP2: "HTTP"
         case .verifiesCertificates: "TLS"
         case .certificateAuthorityFile: "CA file"
         case .certificateAuthorityDirectory: "CA folder"

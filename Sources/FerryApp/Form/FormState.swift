@@ -74,6 +74,7 @@ public struct FormState: Hashable, Sendable {
         case .proxy: proxy ?? ""
         case .noProxy: settings.connection.noProxy.joined(separator: ",")
         case .followsRedirects: settings.connection.followsRedirects ? "307 and 308 followed (-L)" : "not followed"
+        case .offersHTTP2: settings.connection.offersHTTP2 ? "HTTP/2 when the server offers it (--http2)" : "HTTP/1.1 only"
         case .verifiesCertificates:
             settings.connection.verifiesCertificates ? "certificates verified" : "NOT verified (--insecure)"
         case .certificateAuthorityFile: settings.connection.certificateAuthorityFile ?? ""
@@ -131,7 +132,8 @@ public struct FormState: Hashable, Sendable {
         switch field {
         case .url: settings.url = text.trimmingSpaces
         case .fileField: settings.fileField = text
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .verifiesCertificates: break
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .offersHTTP2,
+             .verifiesCertificates: break
         case .proxy:
             let proxy = text.trimmingSpaces.isEmpty ? nil : text.trimmingSpaces
             settings.connection.httpProxy = proxy
@@ -211,7 +213,7 @@ public struct FormState: Hashable, Sendable {
         case .clientKey:
             return settings.connection.clientKeyFile != nil && settings.connection.clientCertificateFile == nil
                 ? "set the Client cert too" : nil
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects,
+        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects, .offersHTTP2,
              .verifiesCertificates, .certificateAuthorityFile, .certificateAuthorityDirectory, .clientCertificate:
             return nil
         }

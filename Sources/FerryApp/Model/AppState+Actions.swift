@@ -172,6 +172,8 @@ extension AppState {
             form.settings.remembersSecrets.toggle()
         case .followsRedirects:
             form.settings.connection.followsRedirects.toggle()
+        case .offersHTTP2:
+            form.settings.connection.offersHTTP2.toggle()
         case .verifiesCertificates:
             form.settings.connection.verifiesCertificates.toggle()
         case .newParameter, .newHeader:
@@ -187,7 +189,7 @@ extension AppState {
     /// Adds an empty header row (on a header line) or parameter row and opens its editor.
     private mutating func addRow() {
         switch form.currentField {
-        case .header, .newHeader, .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+        case .header, .newHeader, .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             form.settings.headers.append(FormRow(name: "", value: ""))
             let fields = form.fields
@@ -209,7 +211,7 @@ extension AppState {
         case .parameter(let index): form.settings.parameters.remove(at: index)
         case .header(let index): form.settings.headers.remove(at: index)
         case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader,
-             .proxy, .noProxy, .followsRedirects, .verifiesCertificates, .certificateAuthorityFile,
+             .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             return []
         }

@@ -36,9 +36,8 @@ struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Whether connections use TLS.
     var usesTLS: Bool { scheme == "https" }
 
-    /// Whether connections may speak HTTP/2: TLS offers it (ALPN) unless the options force
-    /// HTTP/1.1.
-    var mayMultiplex: Bool { usesTLS && !options.forcesHTTP1 }
+    /// Whether connections may speak HTTP/2: over TLS, when the options offer it (`--http2`).
+    var mayMultiplex: Bool { usesTLS && options.offersHTTP2 }
 
     /// Hashes scheme, host and port only: endpoints that differ in their options alone are rare,
     /// and the pool looks an endpoint up several times per request (equality still compares the

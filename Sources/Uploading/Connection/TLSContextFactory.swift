@@ -5,9 +5,9 @@ import NIOSSL
 /// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's
 /// when neither is given; a `c_rehash` directory is searched by subject hash, a plain one read
 /// whole), the client certificate for mutual TLS (`--cert`, its key in `--key`
-/// or in the same file), or no verification at all (`--insecure`). ALPN offers `h2` and
-/// `http/1.1` (`ConnectionSetup` reads which the server chose), unless the options force HTTP/1.1
-/// (`--http1.1`): then the handshake offers no protocol at all, as before HTTP/2.
+/// or in the same file), or no verification at all (`--insecure`). With `--http2`, ALPN
+/// offers `h2` and `http/1.1` (`ConnectionSetup` reads which the server chose); otherwise (the
+/// default, `--http1.1`) the handshake offers no protocol at all, and the server speaks HTTP/1.1.
 enum TLSContextFactory {
     /// The context for `options`.
     ///
@@ -17,7 +17,7 @@ enum TLSContextFactory {
     ///   when a file is missing, unreadable or holds no PEM certificate or key.
     static func context(for options: ConnectionOptions) throws(UploadError) -> NIOSSLContext {
         var tls = TLSConfiguration.makeClientConfiguration()
-        if !options.forcesHTTP1 { tls.applicationProtocols = ["h2", "http/1.1"] }
+        if options.offersHTTP2 { tls.applicationProtocols = ["h2", "http/1.1"] }
         if !options.verifiesCertificates {
             tls.certificateVerification = .none
         } else if options.certificateAuthorityFile != nil || options.certificateAuthorityDirectory != nil {

@@ -28,8 +28,12 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
     public var noProxy: [String]
     /// Whether 307 and 308 are followed (`-L/--location`).
     public var followsRedirects: Bool
-    /// Whether only HTTP/1.1 is offered (`--http1.1`); otherwise HTTP/2 is offered over TLS.
-    public var forcesHTTP1: Bool
+    /// Whether HTTP/2 is offered over TLS (`--http2`), so the server may choose it; otherwise
+    /// (`--http1.1`, the default) every request goes over HTTP/1.1. Uploads default to HTTP/1.1
+    /// because servers open an HTTP/2 stream's window a little at a time (nginx 64 KiB a round
+    /// trip), which caps a large body's throughput at that much per round trip, and because NIO's
+    /// HTTP/2 costs Ferry more CPU per small file than HTTP/1.1 connections do (ARCHITECTURE.md).
+    public var offersHTTP2: Bool
 
     /// Curl's defaults: verify, the system's authorities, no client certificate, no proxy, no
     /// redirects.
@@ -43,7 +47,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         httpsProxy: String? = nil,
         noProxy: [String] = [],
         followsRedirects: Bool = false,
-        forcesHTTP1: Bool = false
+        offersHTTP2: Bool = false
     ) {
         self.verifiesCertificates = verifiesCertificates
         self.certificateAuthorityFile = certificateAuthorityFile
@@ -54,7 +58,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         self.httpsProxy = httpsProxy
         self.noProxy = noProxy
         self.followsRedirects = followsRedirects
-        self.forcesHTTP1 = forcesHTTP1
+        self.offersHTTP2 = offersHTTP2
     }
 
     /// The defaults with what the environment sets, as curl reads it: `CURL_CA_BUNDLE`, then
@@ -103,7 +107,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case verifiesCertificates, certificateAuthorityFile, certificateAuthorityDirectory, clientCertificateFile,
-             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, forcesHTTP1
+             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, offersHTTP2
     }
 
     /// Decodes options; a key that is absent takes its default, so options saved by an earlier
@@ -120,7 +124,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
             httpsProxy: try container.decodeIfPresent(String.self, forKey: .httpsProxy),
             noProxy: try container.decodeIfPresent([String].self, forKey: .noProxy) ?? [],
             followsRedirects: try container.decodeIfPresent(Bool.self, forKey: .followsRedirects) ?? false,
-            forcesHTTP1: try container.decodeIfPresent(Bool.self, forKey: .forcesHTTP1) ?? false
+            offersHTTP2: try container.decodeIfPresent(Bool.self, forKey: .offersHTTP2) ?? false
         )
     }
 }

@@ -9,7 +9,7 @@ struct ConnectionPoolStateMachineTests {
     private typealias Machine = ConnectionPoolStateMachine
     private typealias ID = Machine.ConnectionID
     private let a = PoolEndpoint(scheme: "http", host: "127.0.0.1", port: 8080)
-    private let b = PoolEndpoint(scheme: "https", host: "example.com", port: 443)
+    private let b = PoolEndpoint(scheme: "https", host: "example.com", port: 443, options: ConnectionOptions(offersHTTP2: true))
 
     private func lease(_ value: Int) -> Machine.LeaseID { .init(value: value) }
     private func connection(_ value: Int) -> ID { .init(value: value) }
@@ -157,12 +157,10 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.invariantViolation() == nil)
     }
 
-    @Test("plain http and --http1.1 never wait for a connection being opened")
+    @Test("plain http, and https without --http2, never wait for a connection being opened")
     func neverWaitingWithoutHTTP2() {
-        var options = ConnectionOptions()
-        options.forcesHTTP1 = true
-        let forced = PoolEndpoint(scheme: "https", host: "example.com", port: 443, options: options)
-        for endpoint in [a, forced] {
+        let https = PoolEndpoint(scheme: "https", host: "example.com", port: 443)
+        for endpoint in [a, https] {
             var machine = Machine(maximumPerEndpoint: 4)
             #expect(machine.lease(lease(1), to: endpoint, fresh: false) == [.connect(connection(1), endpoint)])
             #expect(machine.lease(lease(2), to: endpoint, fresh: false) == [.connect(connection(2), endpoint)])

@@ -26,9 +26,9 @@ struct ConnectionSetupTests {
     }
 
     /// The plan for `https://127.0.0.1:port`, trusting `certificates`' authority.
-    private static func plan(port: Int, certificates: TestCertificates, forcesHTTP1: Bool = false) throws -> ConnectionSetup.Plan {
+    private static func plan(port: Int, certificates: TestCertificates, offersHTTP2: Bool = true) throws -> ConnectionSetup.Plan {
         var options = ConnectionOptions(certificateAuthorityFile: certificates.authority)
-        options.forcesHTTP1 = forcesHTTP1
+        options.offersHTTP2 = offersHTTP2
         return ConnectionSetup.Plan(
             endpoint: PoolEndpoint(scheme: "https", host: "127.0.0.1", port: port, options: options), route: .direct,
             tls: try TLSContextFactory.context(for: options), pooledIdleTimeout: .seconds(30), goingAway: {}
@@ -47,11 +47,11 @@ struct ConnectionSetupTests {
         connection.channel.close(promise: nil)
     }
 
-    @Test("waited for late with --http1.1: ready over HTTP/1.1")
+    @Test("waited for late without --http2: ready over HTTP/1.1")
     func lateWaitOverHTTP1() async throws {
         let certificates = try TestCertificates()
         let server = try HTTP2Tests.nginx(certificates)
-        let setup = ConnectionSetup(plan: try Self.plan(port: server.port, certificates: certificates, forcesHTTP1: true),
+        let setup = ConnectionSetup(plan: try Self.plan(port: server.port, certificates: certificates, offersHTTP2: false),
                                     eventLoop: MultiThreadedEventLoopGroup.singleton.next())
         let connection = try await Self.connectLate(setup, port: server.port, lateness: .milliseconds(500))
         #expect(connection.streamCapacity == nil)

@@ -5,8 +5,9 @@ import TestSupport
 import Testing
 import Uploading
 
-/// HTTP/2 over TLS to nginx (`listen ... ssl http2`) through the real manager and `HTTPTransport`:
-/// ALPN picks it, many small files share one connection, `--http1.1` keeps HTTP/1.1, a large
+/// HTTP/2 over TLS to nginx (`listen ... ssl http2`) through the real manager and `HTTPTransport`,
+/// offered with `--http2`: ALPN picks it, many small files share one connection, without
+/// `--http2` HTTP/1.1 is kept, a large
 /// body arrives whole under flow control, GOAWAY (nginx's `keepalive_requests`) loses and
 /// repeats nothing, a `CONNECT` tunnel carries it too, and the pool is empty after each batch.
 /// Each file has a size of its own, so the access log's `Content-Length`s tell that each arrived
@@ -120,18 +121,17 @@ struct HTTP2Tests {
         let certificates = try TestCertificates()
         let server = try Self.nginx(certificates)
         let batch = try await Self.upload(sizes: (0..<200).map { 100 + $0 }, to: "https://127.0.0.1:\(server.port)/upload",
-                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true))
         let lines = Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
         let connections = Set(lines.map(\.connection))
         #expect(connections.count <= 2, "\(connections.count) connections")
     }
 
-    @Test("--http1.1 keeps HTTP/1.1 with a server that offers HTTP/2")
-    func forcedHTTP1() async throws {
+    @Test("without --http2, HTTP/1.1 with a server that offers HTTP/2")
+    func http1ByDefault() async throws {
         let certificates = try TestCertificates()
         let server = try Self.nginx(certificates)
-        var options = ConnectionOptions(certificateAuthorityFile: certificates.authority)
-        options.forcesHTTP1 = true
+        let options = ConnectionOptions(certificateAuthorityFile: certificates.authority)
         let batch = try await Self.upload(sizes: (0..<20).map { 100 + $0 }, to: "https://127.0.0.1:\(server.port)/upload",
                                           options: options)
         Self.expectEachOnce(batch, server: server, over: "HTTP/1.1")
@@ -142,7 +142,7 @@ struct HTTP2Tests {
         let certificates = try TestCertificates()
         let server = try Self.nginx(certificates)
         let batch = try await Self.upload(sizes: [128 << 20], to: "https://127.0.0.1:\(server.port)/upload",
-                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority),
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true),
                                           concurrency: 1)
         Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
         let total = try #require(batch.bodyLengths.first)
@@ -155,7 +155,7 @@ struct HTTP2Tests {
         let certificates = try TestCertificates()
         let server = try Self.nginx(certificates, serverLines: "keepalive_requests 10;")
         let batch = try await Self.upload(sizes: (0..<100).map { 100 + $0 }, to: "https://127.0.0.1:\(server.port)/upload",
-                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true))
         let lines = Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
         #expect(Set(lines.map(\.connection)).count >= 10, "GOAWAY did not end connections")
         let retried = batch.jobs.filter { $0.attempts != 1 }.map(\.attemptHistory)
@@ -167,7 +167,7 @@ struct HTTP2Tests {
         let certificates = try TestCertificates()
         let server = try Self.nginx(certificates, serverLines: "client_max_body_size 1k;")
         let batch = try await Self.upload(sizes: [4 << 20, 4 << 20, 4 << 20], to: "https://127.0.0.1:\(server.port)/upload",
-                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true))
         #expect(batch.jobs.allSatisfy { $0.state == .failed && $0.response?.status == 413 },
                 "\(batch.jobs.map { $0.lastError?.description ?? "" })")
         #expect(batch.census.leased == 0 && batch.census.waiting == 0, "\(batch.census)")
@@ -189,7 +189,7 @@ struct HTTP2Tests {
         let manager = UploadManager(configuration: .init(concurrencyLimit: 3), transport: transport)
         try manager.enqueue((0..<3).map { index in
             UploadJobSpec(url: "https://127.0.0.1:\(server.port)/upload", files: [QueuedFile.capture(path: dir.file("f\(index)", bytes: 100))],
-                          connection: ConnectionOptions(certificateAuthorityFile: certificates.authority))
+                          connection: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true))
         })
         let summary = await manager.waitUntilIdle()
         manager.stop()
@@ -210,7 +210,7 @@ struct HTTP2Tests {
                                     httpLines: "limit_req_zone $server_port zone=slow:1m rate=30r/m;")
         let started = ContinuousClock.now
         let batch = try await Self.upload(sizes: [100, 101], to: "https://127.0.0.1:\(server.port)/upload",
-                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority),
+                                          options: ConnectionOptions(certificateAuthorityFile: certificates.authority, offersHTTP2: true),
                                           concurrency: 2, pooledIdleTimeout: .seconds(1))
         #expect(ContinuousClock.now - started > .milliseconds(1500), "nginx did not hold the second request")
         let lines = Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
@@ -225,7 +225,7 @@ struct HTTP2Tests {
         let proxy = try Tinyproxy(connectPorts: [server.port])
         let batch = try await Self.upload(sizes: (0..<30).map { 100 + $0 }, to: "https://127.0.0.1:\(server.port)/upload",
                                           options: ConnectionOptions(certificateAuthorityFile: certificates.authority,
-                                                                     httpsProxy: proxy.url()))
+                                                                     httpsProxy: proxy.url(), offersHTTP2: true))
         Self.expectEachOnce(batch, server: server, over: "HTTP/2.0")
         #expect(proxy.requests.filter { $0.hasPrefix("CONNECT") }.count <= 2, "\(proxy.requests)")
     }
