@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `--http1.1` or `--http2`, curl's spellings: which HTTP versions an https upload may use. The
 /// last one given wins, as in curl.
-enum HTTPVersionFlag: String, EnumerableFlag {
+enum HTTPVersionFlag: EnumerableFlag {
     /// `--http1.1`: HTTP/1.1 only (the default).
     case http1_1
     /// `--http2`: HTTP/2 when the server offers it (ALPN), HTTP/1.1 otherwise.

@@ -45,7 +45,7 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if openStreams.isEmpty { scheduleIdleClose() }
+        scheduleIdleClose()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
