@@ -41,7 +41,7 @@ def serve(*options):
     shutil.rmtree(uploads, ignore_errors=True)
     process = subprocess.Popen([ferry, "serve", "--port", "0", "--dir", uploads, *options],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    url = process.stdout.readline().strip() + "/upload"
+    url = process.stdout.readline().strip()
     # The receiver logs a line per request on standard output: keep reading it, or once the pipe
     # is full the receiver blocks (and never stops) after some 200 uploads.
     threading.Thread(target=lambda: shutil.copyfileobj(process.stdout, open(os.devnull, "w")), daemon=True).start()

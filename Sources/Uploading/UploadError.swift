@@ -69,9 +69,10 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         /// `--cert`, `--key`) cannot be used: missing, unreadable, no PEM in it. Not retried
         /// automatically.
         case tlsFileUnusable(option: String, path: String, problem: String)
-        /// The host name could not be resolved (DNS).
+        /// The host name could not be resolved (DNS). Not retried automatically (a typo, mostly).
         case hostNotFound(host: String)
-        /// Nothing listens on the port: the host refused the connection.
+        /// Nothing listens on the port: the host refused the connection. Retried automatically
+        /// (a restarting server answers so).
         case connectionRefused(host: String, port: Int)
         /// The server's reply is not HTTP (another protocol on that port): `beginning` is its
         /// first bytes, printable ones as they are and the rest escaped. Not retried
@@ -136,10 +137,13 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         switch self {
         case let .transferFailed(reason):
             switch reason {
+            // A host name that does not resolve is a typo far more often than a passing fault: not
+            // retried, as curl does not. A refused port is retried: it is what a restarting server
+            // answers.
             case .tlsFailed, .tlsRejected, .tlsFileUnusable, .stoppedAfterSending, .replyNotHTTP, .responseHeadersTooLarge,
-                 .proxyAuthenticationFailed:
+                 .proxyAuthenticationFailed, .hostNotFound:
                 return false
-            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .hostNotFound, .connectionRefused,
+            case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .connectionRefused,
                  .replyInvalid, .other, .proxyConnectFailed:
                 return true
             case let .proxyRefusedTunnel(_, _, status, _):

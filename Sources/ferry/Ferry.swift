@@ -15,7 +15,8 @@ struct Ferry: AsyncParsableCommand {
             headless (curl-like options, JSON Lines events); `ferry serve` is a small receiving \
             server. `ferry help ui` lists every option of the interface.
             """,
-        subcommands: [Interface.self, Send.self, Serve.self],
+        version: FerryVersion.current,
+        subcommands: [Interface.self, Send.self, Serve.self, Jobs.self],
         defaultSubcommand: Interface.self
     )
 
@@ -35,8 +36,15 @@ struct Ferry: AsyncParsableCommand {
         // A closed pipe is an error to handle (`StandardStream` throws on EPIPE), not a signal
         // that kills the process (SwiftNIO ignores SIGPIPE only once it opens a socket).
         signal(SIGPIPE, SIG_IGN)
+        let arguments = CommandLine.fileSystemArguments
+        // A typo is named before anything the parser would say of the option it then misses.
+        if let (option, meant) = SendFileArguments.unknownOption(in: arguments) {
+            StandardStream.error.writeLineIgnoringFailure(
+                "Error: Unknown option '\(option)'." + (meant.map { " Did you mean '\($0)'?" } ?? "")
+                    + "\n  See 'ferry send --help' for more information.")
+            Foundation.exit(2)
+        }
         do {
-            let arguments = CommandLine.fileSystemArguments
             let sendFiles = SendFileArguments(arguments)
             var command = try parseAsRoot(sendFiles?.parserArguments ?? arguments)
             if var send = command as? Send, let sendFiles {

@@ -29,10 +29,12 @@ struct FormOptions: ParsableArguments {
         "Send 'Authorization: Bearer TOKEN'.", valueName: "token"))
     var oauth2Bearer: String?
 
-    @Option(name: .long, help: "How many uploads run at once.")
+    // Numbers are taken whatever they start with, so `--retry -1` is told it must be 0 or more
+    // instead of "missing value".
+    @Option(name: .long, parsing: .unconditional, help: "How many uploads run at once.")
     var concurrency: Int = 4
 
-    @Option(name: .long, help: "Automatic retries of a failed upload (0 disables).")
+    @Option(name: .long, parsing: .unconditional, help: "Automatic retries of a failed upload (0 disables).")
     var retry: Int = 3
 
     @OptionGroup(title: "Connection")
@@ -51,9 +53,10 @@ struct FormOptions: ParsableArguments {
     /// then the `Authorization` of `-u` or `--oauth2-bearer` unless a `-H` sets one (as in curl,
     /// the custom header replaces it).
     ///
-    /// - Throws: `ValidationError` for a header that is not `Name: value`, a header file that
-    ///   cannot be read or holds such a line, a `-u` without a password, or both `-u` and
-    ///   `--oauth2-bearer`.
+    /// - Throws: `ValidationError` for a header that is not `Name: value` or that Ferry cannot send
+    ///   (a line break or NUL in it, a name that is not a token, a header Ferry sets itself), a
+    ///   header file that cannot be read or holds such a line, a `-u` without a password, or both
+    ///   `-u` and `--oauth2-bearer`.
     func headerFields() throws -> [HeaderField] {
         var headers: [HeaderField] = []
         for argument in header {
@@ -67,6 +70,13 @@ struct FormOptions: ParsableArguments {
                 headers.append(header)
             } else {
                 throw ValidationError("-H '\(argument)': expected 'Name: value'")
+            }
+        }
+        for field in headers {
+            do {
+                try RequestHeaders.check(field)
+            } catch {
+                throw ValidationError("-H '\(field.name): \(field.value)': \(error.description)")
             }
         }
         if let authorization = try authorizationHeader(),
@@ -95,8 +105,8 @@ struct FormOptions: ParsableArguments {
 
     mutating func validate() throws {
         guard !field.isEmpty else { throw ValidationError("--field: the field name is empty") }
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
-        guard retry >= 0 else { throw ValidationError("--retry must be 0 or more") }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
+        guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, got \(retry)") }
         _ = try formArguments()
         _ = try headerFields()
     }

@@ -13,7 +13,8 @@ import Uploading
 struct Interface: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Open the interactive interface (the default): browse, pick, upload, watch, retry."
+        abstract: "Open the interactive interface (the default): browse, pick, upload, watch, retry.",
+        version: FerryVersion.current
     )
 
     @OptionGroup var formOptions: FormOptions

@@ -13,8 +13,8 @@ import Darwin
 
 /// `ferry serve`: a small receiving server for trying Ferry (or any multipart client) out.
 ///
-/// Standard output carries the URL it listens on as its first line, then one JSON line per
-/// request; diagnostics go to standard error. Ctrl-C or SIGTERM stops it cleanly.
+/// Standard output carries the upload URL (`http://HOST:PORT/upload`) as its first line, then one
+/// JSON line per request; diagnostics go to standard error. Ctrl-C or SIGTERM stops it cleanly.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -23,8 +23,9 @@ struct Serve: AsyncParsableCommand {
             Send with POST to /upload (or /upload/..., /multiupload), for example \
             `curl -F file=@photo.jpg http://127.0.0.1:3000/upload`. The answer is JSON with the \
             fields and files received; GET /uploads lists everything received so far. The first \
-            line of standard output is the URL listened on; then one JSON line per request.
-            """
+            line of standard output is the upload URL; then one JSON line per request.
+            """,
+        version: FerryVersion.current
     )
 
     @Option(help: "Address to listen on (loopback unless you say otherwise).")
@@ -89,7 +90,7 @@ struct Serve: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         var configuration = makeConfiguration()
         let output = LineWriter.standardOutput
-        configuration.onListening = { url in output.writeLine(url) }
+        configuration.onListening = { url in output.writeLine(url + "/upload") }
         configuration.onRequestLogged = { entry in output.writeLine(entry) }
 
         let server: ReceiverServer
@@ -103,7 +104,7 @@ struct Serve: AsyncParsableCommand {
         }
         LineWriter.standardError.writeLine(
             "ferry serve: saving uploads in \(FileSystemName.escaped(server.directory)); send to \(server.baseURL)/upload (Ctrl-C stops).")
-        // (The URL itself is the first line of standard output, written by `onListening`.)
+        // (The upload URL is also the first line of standard output, written by `onListening`.)
 
         let signalQueue = DispatchQueue(label: "ferry.receiver.signals")
         var sources: [any DispatchSourceSignal] = []

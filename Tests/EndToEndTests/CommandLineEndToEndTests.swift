@@ -15,7 +15,7 @@ struct CommandLineEndToEndTests {
     func helpMentionsDemoAndURL() throws {
         let scratch = try scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let (status, output) = try Spawn.run([try FerryBinary.requirePath(), "--help"], scratch: scratch)
+        let (status, output) = try Spawn.run(try FerryBinary.commandLine(["--help"]), scratch: scratch)
         #expect(status == 0)
         #expect(output.contains("--demo"), "\(output)")
         #expect(output.contains("--url"), "\(output)")
@@ -23,16 +23,15 @@ struct CommandLineEndToEndTests {
 
     @Test("`ferry send` names each file once, shows file sizes, and a short run's summary gives no made-up rate")
     func sendLinesReadWell() throws {
-        let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start()
         let scratch = try scratch()
         defer { receiver.terminate(); try? FileManager.default.removeItem(at: scratch) }
         try Data("hi".utf8).write(to: scratch.appendingPathComponent("two.txt"))
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("folder"), withIntermediateDirectories: true)
-        let (status, output) = try Spawn.run(
-            ["env", "XDG_STATE_HOME=\(scratch.path)/state", binary, "send", "--url", receiver.baseURL + "/upload",
-             scratch.path + "/two.txt", scratch.path + "/missing.txt", scratch.path + "/folder"],
-            scratch: scratch)
+        let send = try FerryBinary.commandLine(
+            ["send", "--url", receiver.baseURL + "/upload", scratch.path + "/two.txt", scratch.path + "/missing.txt",
+             scratch.path + "/folder"])
+        let (status, output) = try Spawn.run(["env", "XDG_STATE_HOME=\(scratch.path)/state"] + send, scratch: scratch)
         let lines = output.split(separator: "\n").map(String.init)
         #expect(status == 1)
         #expect(lines.contains("done    two.txt  2 B  HTTP 200"), "\(output)")

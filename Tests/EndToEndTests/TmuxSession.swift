@@ -3,7 +3,10 @@ import TestSupport
 
 /// A detached tmux server on a socket of its own, running one shell in a pane of a given size.
 ///
-/// Every call is bounded in time; ``kill()`` always stops the server.
+/// The server, its shell and so the programs the tests type run as an ordinary user when the
+/// tests run as root (``Unprivileged``): the scratch folder and every test folder a typed line
+/// names are handed to that user. Every call is bounded in time; ``kill()`` always stops the
+/// server.
 final class TmuxSession {
     /// The socket name (`tmux -L`).
     let socket = "ferry-e2e-\(UUID().uuidString)"
@@ -18,7 +21,8 @@ final class TmuxSession {
     init(width: Int = 100, height: Int = 30) throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(width), "-y", String(height),
+        Unprivileged.handOver(foldersIn: [scratch.path])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-c", scratch.path, "-x", String(width), "-y", String(height),
                   "env", "PS1=$ ", "HOME=\(scratch.path)", "XDG_STATE_HOME=\(scratch.path)/state", "TERM=screen",
                   "sh"])
     }
@@ -27,6 +31,7 @@ final class TmuxSession {
     ///
     /// - Parameter line: The command line.
     func run(_ line: String) throws {
+        Unprivileged.handOver(foldersIn: [line])
         try tmux(["send-keys", "-t", "e2e", "-l", line])
         try tmux(["send-keys", "-t", "e2e", "Enter"])
     }
@@ -90,7 +95,9 @@ final class TmuxSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let (status, output) = try Spawn.run(["tmux", "-L", socket] + arguments, scratch: scratch)
+        // A tmux server started by an ordinary user wants SHELL and a HOME it may use.
+        let command = Unprivileged.command(["env", "SHELL=/bin/sh", "HOME=\(scratch.path)", "tmux", "-L", socket] + arguments)
+        let (status, output) = try Spawn.run(command, scratch: scratch)
         guard status == 0 else {
             throw TestFailure("tmux \(arguments.joined(separator: " ")) exited with \(status)")
         }

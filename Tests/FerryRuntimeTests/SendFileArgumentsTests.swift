@@ -8,8 +8,7 @@ struct SendFileArgumentsTests {
     @Test("the options that take a value are exactly those the parser describes (ferry send --experimental-dump-help)")
     func valuedOptionsMatchTheParser() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FerryBinary.requirePath())
-        process.arguments = ["send", "--experimental-dump-help"]
+        try FerryBinary.prepare(process, arguments: ["send", "--experimental-dump-help"])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -18,21 +17,42 @@ struct SendFileArgumentsTests {
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let command = try #require(root["command"] as? [String: Any])
         let arguments = try #require(command["arguments"] as? [[String: Any]])
-        var long: Set<String> = []
-        var short: Set<Character> = []
-        for argument in arguments where argument["kind"] as? String == "option" {
-            for name in argument["names"] as? [[String: Any]] ?? [] {
-                guard let text = name["name"] as? String else { continue }
-                if name["kind"] as? String == "short", let letter = text.first {
-                    short.insert(letter)
-                } else {
-                    long.insert(text)
+        func names(ofKind kind: String) -> (long: Set<String>, short: Set<Character>) {
+            var long: Set<String> = []
+            var short: Set<Character> = []
+            for argument in arguments where argument["kind"] as? String == kind {
+                for name in argument["names"] as? [[String: Any]] ?? [] {
+                    guard let text = name["name"] as? String else { continue }
+                    if name["kind"] as? String == "short", let letter = text.first {
+                        short.insert(letter)
+                    } else {
+                        long.insert(text)
+                    }
                 }
             }
+            return (long, short)
         }
-        #expect(!long.isEmpty)
-        #expect(SendFileArguments.valuedOptions.long == long)
-        #expect(SendFileArguments.valuedOptions.short == short)
+        let valued = names(ofKind: "option")
+        #expect(!valued.long.isEmpty)
+        #expect(SendFileArguments.valuedOptions.long == valued.long)
+        #expect(SendFileArguments.valuedOptions.short == valued.short)
+        let flags = names(ofKind: "flag")
+        #expect(SendFileArguments.flags.long.subtracting(["experimental-dump-help", "generate-completion-script"]) == flags.long)
+        #expect(SendFileArguments.flags.short == flags.short)
+    }
+
+    @Test("an unknown option is found wherever it stands, with the option meant when one is close")
+    func unknownOption() throws {
+        let typo = try #require(SendFileArguments.unknownOption(in: ["send", "a.txt", "--ulr", "http://h/", "b.txt"]))
+        #expect(typo.option == "--ulr")
+        #expect(typo.meant == "--url")
+        #expect(SendFileArguments.unknownOption(in: ["send", "--retrys=2", "a"])?.meant == "--retry")
+        #expect(SendFileArguments.unknownOption(in: ["send", "--zebra", "a"])?.meant == nil)
+        #expect(SendFileArguments.unknownOption(in: ["send", "-Z", "a"])?.option == "-Z")
+        // Values of valued options are skipped, whatever they look like; `--` ends the options.
+        #expect(SendFileArguments.unknownOption(in: ["send", "-H", "--not-an-option: x", "--url", "http://h/", "-k", "--json",
+                                                     "--retry=-1", "--", "--weird-file"]) == nil)
+        #expect(SendFileArguments.unknownOption(in: ["ui", "--ulr"]) == nil)
     }
 
     @Test("options keep their values, FILEs are collected in order wherever they stand, and -- ends the options")

@@ -12,9 +12,11 @@ struct SpawnedBinaryTests {
         defer { directory.remove() }
         let server = try SpawnedReceiver(arguments: ["--port", "0", "--dir", directory.uploads])
         defer { Task { await server.stop() } }
-        let first = try #require(await server.waitForLines(1).first, "no URL line")
-        let match = try #require(first.wholeMatch(of: /http:\/\/127\.0\.0\.1:(\d+)/), "first line is the URL: \(first)")
-        #expect(Int(match.1).map { $0 > 0 } == true)
+        let uploadURL = try #require(await server.waitForLines(1).first, "no URL line")
+        let match = try #require(uploadURL.wholeMatch(of: /(http:\/\/127\.0\.0\.1:(\d+))\/upload/),
+                                 "first line is the upload URL: \(uploadURL)")
+        #expect(Int(match.2).map { $0 > 0 } == true)
+        let first = String(match.1)
 
         let path = try directory.writeSource("bin", RandomBytes.make(5_000, seed: 11))
         let upload = try await Curl.run(["-F", "who=me", "-F", Curl.fileField("f", path: path, filename: "日本.bin"), first + "/upload"])
@@ -42,13 +44,13 @@ struct SpawnedBinaryTests {
 
     @Test("bad options fail with a message instead of starting")
     func badOptions() async throws {
-        let binary = FerryBinary.path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "ferry binary missing at \(binary); build it or set FERRY_BINARY")
-        let (code, output, errorOutput) = try await ChildProcess.run(binary, ["serve", "--fail-rate", "2"])
+        let badRate = try FerryBinary.commandLine(["serve", "--fail-rate", "2"])
+        let (code, output, errorOutput) = try await ChildProcess.run(badRate[0], Array(badRate.dropFirst()))
         #expect(code != 0)
         #expect(output.isEmpty)
         #expect(errorOutput.contains("--fail-rate"))
-        let (sizeCode, _, sizeError) = try await ChildProcess.run(binary, ["serve", "--max-body", "lots"])
+        let badSize = try FerryBinary.commandLine(["serve", "--max-body", "lots"])
+        let (sizeCode, _, sizeError) = try await ChildProcess.run(badSize[0], Array(badSize.dropFirst()))
         #expect(sizeCode != 0)
         #expect(sizeError.contains("--max-body"))
     }
@@ -84,7 +86,7 @@ struct SpawnedBinaryTests {
 
         let server = try SpawnedReceiver(arguments: ["--port", "0", "--dir", directory.uploads])
         defer { Task { await server.stop() } }
-        let url = try #require(await server.waitForLines(1).first)
+        let url = String(try #require(await server.waitForLines(1).first).dropLast("/upload".count))
         _ = try await Curl.run([url + "/"])
         let before = try server.memoryKiB("VmHWM")
 

@@ -8,7 +8,8 @@ public enum FerryBinary {
         return packageRoot + "/.build/debug/ferry"
     }
 
-    /// The binary's path when it is built.
+    /// The binary's path when it is built, as the user the tests run it as can reach it
+    /// (``Unprivileged/reachable(_:)``: a copy when the build folder is closed to that user).
     ///
     /// - Returns: The path.
     /// - Throws: ``TestFailure`` saying how to build it when it is missing.
@@ -16,7 +17,35 @@ public enum FerryBinary {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw TestFailure("the ferry binary is missing at \(path): run `swift build` first, or set FERRY_BINARY")
         }
-        return path
+        return try Unprivileged.reachable(path)
+    }
+
+    /// The command line that runs the binary with `arguments` as the user tests run it as: an
+    /// ordinary user when the tests run as root (see ``Unprivileged``), after handing that user
+    /// the test folders named in `arguments` and in `environment`'s values.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the binary.
+    ///   - environment: The variables the process gets (their values may name test folders).
+    /// - Returns: The program and its arguments.
+    /// - Throws: ``TestFailure`` when the binary is missing.
+    public static func commandLine(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+        let binary = try requirePath()
+        Unprivileged.handOver(foldersIn: arguments + Array(environment.values))
+        return Unprivileged.command([binary] + arguments)
+    }
+
+    /// Sets `process` to run the binary with `arguments` as ``commandLine(_:environment:)`` says;
+    /// set its `environment` first, so the folders it names are handed over too.
+    ///
+    /// - Parameters:
+    ///   - process: The process, not yet running.
+    ///   - arguments: The arguments after the binary.
+    /// - Throws: ``TestFailure`` when the binary is missing.
+    public static func prepare(_ process: Process, arguments: [String]) throws {
+        let command = try commandLine(arguments, environment: process.environment ?? [:])
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
     }
 
     /// The package root: three levels up from this file (Tests/TestSupport/FerryBinary.swift).

@@ -23,8 +23,7 @@ public final class SpawnedReceiver: Sendable {
     private init(arguments: [String], uploads: TemporaryDirectory?) throws {
         self.uploads = uploads
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try FerryBinary.requirePath())
-        process.arguments = ["serve"] + arguments
+        try FerryBinary.prepare(process, arguments: ["serve"] + arguments)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -63,9 +62,15 @@ public final class SpawnedReceiver: Sendable {
         return receiver
     }
 
-    /// The URL it listens on (its first line), or "" before it printed it.
-    public var baseURL: String {
+    /// The upload URL (its first line, `http://HOST:PORT/upload`), or "" before it printed it.
+    public var uploadURL: String {
         lines.first?.trimmingCharacters(in: .whitespaces) ?? ""
+    }
+
+    /// The URL it listens on: ``uploadURL`` without `/upload`, or "" before it printed it.
+    public var baseURL: String {
+        let upload = uploadURL
+        return upload.hasSuffix("/upload") ? String(upload.dropLast("/upload".count)) : upload
     }
 
     /// Everything written to standard output so far, split into lines (the last one complete).

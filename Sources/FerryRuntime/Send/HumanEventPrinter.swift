@@ -67,6 +67,16 @@ public final class HumanEventPrinter: @unchecked Sendable {
         }
     }
 
+    /// The line for a failed job `ferry send --resume` leaves in the journal: its ID (for `ferry
+    /// jobs retry ID`), its name and why it waits for the user.
+    ///
+    /// - Parameter job: The job.
+    /// - Returns: The line.
+    public static func leftLine(_ job: UploadJob) -> String {
+        let why = job.mayHaveArrived ? "may have arrived" : job.lastError?.description ?? "failed in an earlier run"
+        return "left    #\(job.id) \(name(job)): \(why)"
+    }
+
     /// Clears the live lines and prints the summary.
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
@@ -114,7 +124,11 @@ public final class HumanEventPrinter: @unchecked Sendable {
     }
 
     private func name(_ job: UploadJob) -> String {
-        let paths = job.spec.files.map(\.path)
+        Self.name(job)
+    }
+
+    private static func name(_ job: UploadJob) -> String {
+        let paths = job.spec.namingPaths
         guard let first = paths.first else { return "#\(job.id)" }
         let base = first.displayableLastComponent
         return paths.count > 1 ? "\(base) (+\(paths.count - 1) more)" : base

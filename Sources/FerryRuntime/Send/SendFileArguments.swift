@@ -56,6 +56,48 @@ public struct SendFileArguments: Sendable {
         self.files = files
     }
 
+    /// The first option of `ferry send`'s arguments that `ferry send` does not have, with the
+    /// option that was probably meant, so that a typo is named before anything the parser would
+    /// say of the options it then misses (`--ulr` is not "--url is required").
+    ///
+    /// - Parameter arguments: `ferry`'s arguments, without the program name.
+    /// - Returns: The unknown option and the closest known long option, if one is close; nil
+    ///   when every option is known or the arguments do not run `send`.
+    public static func unknownOption(in arguments: [String]) -> (option: String, meant: String?)? {
+        guard arguments.first == "send" else { return nil }
+        let long = valuedOptions.long.union(flags.long)
+        let short = valuedOptions.short.union(flags.short)
+        var index = 1
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            guard token.utf8.first == UInt8(ascii: "-"), token.count > 1 else { continue }
+            if token == "--" { return nil }
+            if token.hasPrefix("--") {
+                let name = String(token.dropFirst(2).prefix { $0 != "=" })
+                guard long.contains(name) else {
+                    let meant = long.map { ($0, EditDistance.between(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }
+                        .min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+                    return ("--" + name, meant.map { "--" + $0.0 })
+                }
+                if valuedOptions.long.contains(name), !token.contains("=") { index += 1 }
+            } else if token.count == 2, let letter = token.last {
+                guard short.contains(letter) else { return (token, nil) }
+                if valuedOptions.short.contains(letter) { index += 1 }
+            }
+        }
+        return nil
+    }
+
+    /// The long and short names of `ferry send`'s flags (options without a value), with the
+    /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
+    /// `--generate-completion-script`.
+    public static let flags: (long: Set<String>, short: Set<Character>) = (
+        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "resume", "version",
+               "experimental-dump-help", "generate-completion-script"],
+        short: ["L", "h", "k"]
+    )
+
     /// The long and short names of `ferry send`'s options that take a value.
     public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
         long: ["cacert", "capath", "cert", "concurrency", "field", "key", "noproxy", "oauth2-bearer", "proxy", "retry",

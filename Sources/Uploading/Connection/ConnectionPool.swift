@@ -186,7 +186,7 @@ final class ConnectionPool: Sendable {
         let deadline = NIODeadline.now() + timeout
         let bootstrap = ClientBootstrap(group: setup.eventLoop)
             .connectTimeout(timeout)
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .uploadSocketOptions()
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try setup.initialize(channel) }
             }

@@ -14,19 +14,26 @@ public struct FormBuilder: Sendable {
         self.encoder = encoder
     }
 
-    /// The form a spec stands for: text fields first in their order, then the extra file parts,
+    /// The form a spec stands for: text fields and extra file parts in the order they were given
+    /// (each extra file part after the text fields it followed, ``ExtraFilePart/textFieldsBefore``),
     /// then the job's own files under `fileField` (several in bundle mode, RFC 7578 §4.3).
     ///
     /// - Parameter spec: The job spec.
     /// - Returns: The form.
     public func form(for spec: UploadJobSpec) -> MultipartForm {
         var form = MultipartForm()
-        for field in spec.textFields {
+        var fileParts = spec.extraFileParts[...]
+        func addFileParts(upTo textFieldCount: Int?) {
+            while let part = fileParts.first, textFieldCount.map({ (part.textFieldsBefore ?? .max) <= $0 }) ?? true {
+                form.addFile(name: part.name, path: part.path, filename: part.filename, contentType: part.contentType)
+                fileParts.removeFirst()
+            }
+        }
+        for (index, field) in spec.textFields.enumerated() {
+            addFileParts(upTo: index)
             form.addText(name: field.name, value: field.value)
         }
-        for part in spec.extraFileParts {
-            form.addFile(name: part.name, path: part.path, filename: part.filename, contentType: part.contentType)
-        }
+        addFileParts(upTo: nil)
         for file in spec.files {
             form.addFile(name: spec.fileField, path: file.path)
         }

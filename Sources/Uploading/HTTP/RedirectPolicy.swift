@@ -65,7 +65,7 @@ public enum RedirectPolicy {
     /// - Returns: The resolved URL, or nil when it is not an `http` or `https` URL with a host.
     public static func resolve(_ location: String, against current: UploadTarget) -> UploadTarget? {
         guard let base = URL(string: current.url), let resolved = URL(string: location, relativeTo: base) else { return nil }
-        return try? UploadTarget(resolved.absoluteString)
+        return try? UploadTarget(resolved.absoluteString, assumingHTTP: false)
     }
 
     /// The headers a followed redirect sends: the same, except that when it goes to another

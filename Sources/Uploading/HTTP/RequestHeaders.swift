@@ -4,7 +4,8 @@ import Multipart
 ///
 /// Ferry sends `Host`, `User-Agent: ferry/VERSION` and `Accept: */*` unless the user's headers
 /// replace them (matched case-insensitively, as curl's `-H` does; an empty value removes the
-/// header), then the user's other headers, then `Content-Type` with the boundary and the exact
+/// header), then the user's other headers (and Basic `Authorization` for a URL's credentials
+/// when no header sets one), then `Content-Type` with the boundary and the exact
 /// `Content-Length`, which the user cannot override.
 public enum RequestHeaders {
     /// The `User-Agent` Ferry sends.
@@ -38,6 +39,10 @@ public enum RequestHeaders {
             } else {
                 extra.append(header)
             }
+        }
+        if let credentials = target.basicCredentials, let authorization = AuthorizationHeader.basic(credentials),
+           !userHeaders.contains(where: { HTTPToken.namesEqual($0.name, AuthorizationHeader.name) }) {
+            extra.append(authorization)
         }
         let kept = (defaults + extra).filter { !$0.value.isEmpty }
         return kept + [

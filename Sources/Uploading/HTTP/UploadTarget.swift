@@ -1,6 +1,10 @@
 import Foundation
 
-/// A checked upload URL: `http` or `https`, a host, an optional port, a path and query.
+/// A checked upload URL: `http` or `https`, a host, an optional port, a path and query, and the
+/// credentials it carries (`http://user:password@host/`).
+///
+/// As in curl, a URL without a scheme (`127.0.0.1:3000/upload`) is taken as `http://`, and the
+/// credentials of a URL are sent as Basic authentication unless a header sets `Authorization`.
 public struct UploadTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `http` or `https`.
     public let scheme: String
@@ -10,16 +14,24 @@ public struct UploadTarget: Sendable, Hashable, Codable, CustomStringConvertible
     public let port: Int?
     /// The request target: path (at least `/`) and `?query`, as written in the URL.
     public let requestTarget: String
-    /// The URL as given.
+    /// The URL, with `http://` in front when it was given without a scheme.
     public let url: String
+    /// `user:password` from the URL, percent-decoded (the password empty when the URL has none),
+    /// for Basic authentication; nil when the URL names no user.
+    public let basicCredentials: String?
 
     /// Checks a URL.
     ///
-    /// - Parameter url: An absolute `http://` or `https://` URL.
+    /// - Parameters:
+    ///   - url: An absolute `http://` or `https://` URL, or, when `assumingHTTP`, one without
+    ///   `://` (taken as `http://`, as curl takes what a user types).
+    ///   - assumingHTTP: Whether a URL without `://` is `http://`; false for URLs that are
+    ///     absolute by construction (a resolved `Location`, where `mailto:x` is not a host).
     /// - Throws: `UploadTargetError` saying what is wrong.
-    public init(_ url: String) throws(UploadTargetError) {
-        let trimmed = url.trimmingCharacters(in: .whitespaces)
+    public init(_ url: String, assumingHTTP: Bool = true) throws(UploadTargetError) {
+        var trimmed = url.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .empty }
+        if assumingHTTP && !trimmed.contains("://") { trimmed = "http://" + trimmed }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw .notAURL(url)
         }
@@ -32,6 +44,7 @@ public struct UploadTarget: Sendable, Hashable, Codable, CustomStringConvertible
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         self.requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         self.url = trimmed
+        self.basicCredentials = components.user.map { $0 + ":" + (components.password ?? "") }
     }
 
     /// The `Host` header value: the host, with the port when it is not the scheme's default.

@@ -228,6 +228,56 @@ public final class UploadJournal: Sendable {
         }
     }
 
+    /// Queues failed jobs again for this client's next restore (`ferry jobs retry`): each row
+    /// that is failed becomes queued and this client's, whichever client failed it. Only while no
+    /// other process has the journal open.
+    ///
+    /// - Parameter ids: The jobs.
+    /// - Returns: The IDs that were failed and are now queued.
+    /// - Throws: `UploadError.journalFailed(reason: .inUse)` naming the other process; `.writeFailed`.
+    public func requeueFailedJobs(_ ids: [UploadJobID]) throws(UploadError) -> [UploadJobID] {
+        try lock.exclusively { () throws(UploadError) -> [UploadJobID] in
+            do {
+                return try database.write { db in
+                    var requeued: [UploadJobID] = []
+                    for id in ids {
+                        try db.execute(sql: "UPDATE upload_job SET state = 'queued', client = ?, updated_at = ? WHERE id = ? AND state = 'failed'",
+                                       arguments: [client.rawValue, Date().timeIntervalSince1970, id.rawValue])
+                        if db.changesCount > 0 { requeued.append(id) }
+                    }
+                    return requeued
+                }
+            } catch {
+                throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+            }
+        }
+    }
+
+    /// Deletes jobs that are not running (`ferry jobs forget`): failed, succeeded and cancelled
+    /// rows, and queued or interrupted ones, which no other process may be sending (only while no
+    /// other process has the journal open).
+    ///
+    /// - Parameter ids: The jobs.
+    /// - Returns: How many rows were deleted.
+    /// - Throws: `UploadError.journalFailed(reason: .inUse)` naming the other process; `.writeFailed`.
+    @discardableResult
+    public func forgetJobs(_ ids: [UploadJobID]) throws(UploadError) -> Int {
+        try lock.exclusively { () throws(UploadError) -> Int in
+            do {
+                return try database.write { db in
+                    var deleted = 0
+                    for id in ids {
+                        try db.execute(sql: "DELETE FROM upload_job WHERE id = ?", arguments: [id.rawValue])
+                        deleted += db.changesCount
+                    }
+                    return deleted
+                }
+            } catch {
+                throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+            }
+        }
+    }
+
     // MARK: - Internals
 
     private static let migrator: DatabaseMigrator = {

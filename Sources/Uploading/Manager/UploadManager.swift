@@ -156,7 +156,37 @@ public final class UploadManager: @unchecked Sendable {
     public func restore() throws(UploadError) -> [UploadJob] {
         dispatchPrecondition(condition: .notOnQueue(rootQueue))
         guard let journal else { return [] }
-        let jobs = try journal.takeOverRestorableJobs()
+        return load(try journal.takeOverRestorableJobs())
+    }
+
+    /// Loads the journal's unfinished jobs and the failed jobs that may be sent again by
+    /// themselves, queued to send, as `ferry send --resume` does; leaves in the journal, untouched
+    /// and not loaded, the failed jobs that wait for the user: a failure retrying cannot mend
+    /// (``UploadError/isRetryable``) or a body that may have arrived (``UploadJob/mayHaveArrived``).
+    /// Call once, before queueing new jobs.
+    ///
+    /// - Returns: The jobs loaded, as the queue now has them, and the jobs left.
+    /// - Throws: `UploadError.journalFailed` when the journal cannot be read, or `.inUse`.
+    public func restoreForSending() throws(UploadError) -> (restored: [UploadJob], left: [UploadJob]) {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        guard let journal else { return ([], []) }
+        var sending: [UploadJob] = []
+        var left: [UploadJob] = []
+        for var job in try journal.takeOverRestorableJobs() {
+            if job.state == .failed {
+                guard !job.mayHaveArrived, job.lastError?.isRetryable ?? false else {
+                    left.append(job)
+                    continue
+                }
+                job.state = .queued
+            }
+            sending.append(job)
+        }
+        return (load(sending), left)
+    }
+
+    /// Puts restored jobs into the queue; a job whose file changed since it was queued fails.
+    private func load(_ jobs: [UploadJob]) -> [UploadJob] {
         var changed: [UploadJobID: String] = [:]
         for job in jobs {
             if let file = job.spec.files.first(where: { $0.hasChangedSinceQueued() }) {

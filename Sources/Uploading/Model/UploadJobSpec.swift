@@ -147,10 +147,16 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         shared === other.shared
     }
 
-    /// The sum of the queued files' sizes (unknown sizes count as zero): an estimate of the
-    /// body's length before it is prepared.
+    /// The sum of the sizes of the files the request sends — the queued files and the extra file
+    /// parts (unknown sizes count as zero): an estimate of the body's length before it is prepared.
     public var estimatedBytes: Int64 {
-        files.reduce(0) { $0 + ($1.size ?? 0) }
+        files.reduce(0) { $0 + ($1.size ?? 0) } + extraFileParts.reduce(0) { $0 + ($1.size ?? 0) }
+    }
+
+    /// The paths that name the job: its own files, or when it has none (`-F f=@x` without a
+    /// FILE) its extra file parts'.
+    public var namingPaths: [String] {
+        files.isEmpty ? extraFileParts.map(\.path) : files.map(\.path)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -66,7 +66,8 @@ public struct UploadPlanner: Sendable {
                 textFields.append(FormTextField(name: argument.name, value: try CurlFormArgument.readText(at: path)))
             case let .file(path):
                 extraFileParts.append(ExtraFilePart(name: argument.name, path: path, filename: argument.filename,
-                                                    contentType: argument.contentType))
+                                                    contentType: argument.contentType, textFieldsBefore: textFields.count,
+                                                    size: QueuedFile.capture(path: path).size))
             }
         }
         return UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,

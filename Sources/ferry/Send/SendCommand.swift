@@ -14,7 +14,8 @@ struct Send: AsyncParsableCommand {
             with --bundle. --dry-run writes the exact HTTP/1.1 requests to standard output and \
             touches no network. Exit status: 0 when every upload succeeded, 1 when any failed \
             (or any file was bad), 2 on a usage error.
-            """
+            """,
+        version: FerryVersion.current
     )
 
     @OptionGroup var formOptions: FormOptions

@@ -83,6 +83,11 @@ struct SendEventRecord {
         String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? path.displayablePath
     }
 
+    /// The record of a failed job `--resume` leaves in the journal (event `left`).
+    init(left job: UploadJob) {
+        self.init(name: "left", job: job)
+    }
+
     /// The record as one line of JSON, its members in alphabetical order.
     func jsonLine() -> String {
         var line = CompactJSONObject()

@@ -25,7 +25,9 @@ struct SendRunner {
     var transportConfiguration: HTTPTransport.Configuration
     /// Whether to write JSON Lines instead of human output.
     var json: Bool
-    /// Whether to restore the journal's unfinished and failed jobs first.
+    /// Whether to send the journal's unfinished jobs, and its failed ones that may be sent again
+    /// by themselves, first (``UploadManager/restoreForSending()``); the failed jobs that wait for
+    /// the user are named and left in the journal for `ferry jobs`.
     var resume: Bool
 
     /// Runs the jobs for `files`.
@@ -37,7 +39,13 @@ struct SendRunner {
     ///     nothing new is sent (`--resume` alone).
     /// - Returns: The summary when the queue is idle.
     func run(files: [String], bundle: Bool, template: UploadJobSpec?) async throws -> UploadSummary {
-        let journal = UploadJournal.openDefaultOrWarn(client: .send)
+        let journal: UploadJournal?
+        if resume {
+            // Resuming is reading the journal: without it there is nothing to resume.
+            journal = try UploadJournal.openDefault(client: .send)
+        } else {
+            journal = UploadJournal.openDefaultOrWarn(client: .send)
+        }
         let transport = HTTPTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
@@ -64,7 +72,8 @@ struct SendRunner {
         do {
             defer { queueing.leave() }
             if resume {
-                _ = try manager.restore()
+                let left = try manager.restoreForSending().left
+                if !left.isEmpty { try report(left) }
             }
             if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {
@@ -92,6 +101,18 @@ struct SendRunner {
         signals.forEach { $0.cancel() }
         try? journal?.close()
         return summary
+    }
+
+    /// Names the failed jobs `--resume` leaves in the journal, on standard output (a `left` event
+    /// each with `--json`), and on standard error how to retry or forget them.
+    private func report(_ left: [UploadJob]) throws {
+        let text = left.map { job in
+            json ? SendEventRecord(left: job).jsonLine() + "\n" : HumanEventPrinter.leftLine(job) + "\n"
+        }.joined()
+        try StandardStream.output.write(text)
+        StandardStream.error.writeLineIgnoringFailure(
+            "ferry: \(left.count) failed job\(left.count == 1 ? "" : "s") left in the journal (retrying cannot help, or it may "
+                + "have arrived): `ferry jobs` lists them, `ferry jobs retry ID` sends one again, `ferry jobs forget --failed` drops them")
     }
 
     /// Plans and queues the files' jobs slice by slice (all at once in bundle mode), the first

@@ -104,7 +104,7 @@ struct TLSFailureDiagnosisTests {
             #expect(error.description.contains("h.example"), "\(error.description)")
             TLSTrustTests.expectPlainWords(error.description)
             let retried: Bool = switch reason {
-            case .hostNotFound, .connectionRefused, .replyInvalid: true
+            case .connectionRefused, .replyInvalid: true
             default: false
             }
             #expect(error.isRetryable == retried, "\(error.description)")

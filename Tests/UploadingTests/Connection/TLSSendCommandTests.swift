@@ -31,14 +31,13 @@ struct TLSSendCommandTests {
     static func send(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let state = TemporaryDirectory()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FerryBinary.requirePath())
-        process.arguments = ["send"] + arguments
         var variables = ProcessInfo.processInfo.environment
         for name in ["CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
             variables[name] = nil
         }
         variables["XDG_STATE_HOME"] = state.path
         process.environment = variables.merging(environment) { $1 }
+        try FerryBinary.prepare(process, arguments: ["send"] + arguments)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

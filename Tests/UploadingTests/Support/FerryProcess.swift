@@ -12,7 +12,8 @@ final class FerryProcess: Sendable {
     var processID: Int32 { process.processIdentifier }
 
     /// Starts `ferry ARGUMENTS RAW-ARGUMENTS` with `XDG_STATE_HOME` set to `stateHome` and the
-    /// variables of `environment` over the test's own.
+    /// variables of `environment` over the test's own, as an ordinary user when the tests run as
+    /// root (``Unprivileged``).
     ///
     /// `rawArguments` are byte strings (not necessarily UTF-8, which `Process` cannot pass):
     /// `/bin/sh` rebuilds each one with `printf` and execs the binary with them last.
@@ -21,22 +22,23 @@ final class FerryProcess: Sendable {
     ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
     init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false,
          environment overrides: [String: String] = [:]) throws {
-        let binary = try FerryBinary.requirePath()
         process = Process()
-        if rawArguments.isEmpty {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        } else {
-            let rebuilt = rawArguments.map { bytes in
-                "\"$(printf '" + bytes.map { "\\" + String($0, radix: 8) }.joined() + "')\""
-            }
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec \"$0\" \"$@\" " + rebuilt.joined(separator: " "), binary] + arguments
-        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = stateHome
         environment.merge(overrides) { _, override in override }
         process.environment = environment
+        var command = try FerryBinary.commandLine(arguments, environment: overrides.merging(["XDG_STATE_HOME": stateHome]) { $1 })
+        if !rawArguments.isEmpty {
+            Unprivileged.handOver(foldersIn: rawArguments.map { String(decoding: $0, as: UTF8.self) })
+            let rebuilt = rawArguments.map { bytes in
+                "\"$(printf '" + bytes.map { "\\" + String($0, radix: 8) }.joined() + "')\""
+            }
+            let binary = try FerryBinary.requirePath()
+            let ferry = command.firstIndex(of: binary)!
+            command[ferry...ferry] = ["/bin/sh", "-c", "exec \"$0\" \"$@\" " + rebuilt.joined(separator: " "), binary]
+        }
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
