@@ -12,8 +12,9 @@ struct Ferry: AsyncParsableCommand {
             Run `ferry` in a terminal to browse, pick files, set the form and watch the upload \
             queue: `ferry --url URL [FOLDER]` uploads to URL, and `ferry --demo` starts a \
             bundled receiver and opens sample files to try it. `ferry send` is the same engine \
-            headless (curl-like options, JSON Lines events); `ferry serve` is a small receiving \
-            server. `ferry help ui` lists every option of the interface.
+            headless (curl-like options, JSON Lines events); `ferry jobs` lists, retries and \
+            forgets the journal's jobs; `ferry serve` is a small receiving server. `ferry help \
+            ui` lists every option of the interface.
             """,
         version: FerryVersion.current,
         subcommands: [Interface.self, Send.self, Serve.self, Jobs.self],
