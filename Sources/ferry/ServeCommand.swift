@@ -57,7 +57,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the next body bytes (408 after). Default 60.", transform: Serve.seconds)
     var bodyTimeout = ReceiverTimeouts.standard.body
 
-    @Option(help: "Slowest body accepted, bytes a second over each 10 s of waiting (408 below; 0: off). Default 500.")
+    @Option(help: "Slowest body accepted, bytes a second over each 10 s of waiting (408 below; 0: off).")
     var minBodyRate = ReceiverTimeouts.standard.minimumBodyRate
 
     @Option(help: "Seconds an answer may wait for the client to read it (closed after). Default 60.", transform: Serve.seconds)
@@ -66,10 +66,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a kept-alive connection may stay idle. Default 75.", transform: Serve.seconds)
     var keepaliveTimeout = ReceiverTimeouts.standard.keepAliveIdle
 
-    @Option(help: "Most connections at once; more wait. Default: from ulimit -n (3/4 of it, at most 10000).")
+    @Option(help: "Most connections at once; more wait. Default: 3/4 of ulimit -n less 64, at most 10000.")
     var maxConnections: Int?
 
-    @Option(help: "Most uploads at once; more get 503 with Retry-After. Default: from ulimit -n (1/4 of it, at most 1000).")
+    @Option(help: "Most uploads at once; more get 503 with Retry-After. Default: 1/4 of ulimit -n less 64, at most 1000.")
     var maxUploads: Int?
 
     @Option(help: "Port to listen on; 0 picks a free one (see the first output line).")

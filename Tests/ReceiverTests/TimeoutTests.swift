@@ -109,9 +109,9 @@ struct TimeoutTests {
             let connection = try await RawHTTPConnection.connect(port: harness.server.port)
             defer { connection.close() }
             let body = RawMultipart.body([.file("f", filename: "ok.bin", RandomBytes.make(200_000, seed: 10))])
-            try await connection.send(RawMultipart.request(body: body))
+            // Both requests in one write, so no pause of the test's own can outlast the idle time.
+            try await connection.send(RawMultipart.request(body: body) + Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             #expect(try await connection.readResponse()?.status == 200)
-            try await connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try await connection.readResponse()?.status == 200, "kept alive between requests")
             let ended = try await connection.waitForClose(timeout: 15)
             #expect(ended.closed && ended.bytes.isEmpty, "closed silently when idle")

@@ -78,7 +78,7 @@ final class UnprivilegedServe: Sendable {
     ///
     /// - Parameter timeout: Seconds to wait.
     /// - Returns: The URL, or `nil` when it ended or printed none in time.
-    func waitForURL(timeout: Double = 20) async -> String? {
+    func waitForURL(timeout: Double = 60) async -> String? {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {
             if !baseURL.isEmpty { return baseURL }
