@@ -18,7 +18,7 @@ def main():
         index = args_list.index("--")
         args_list, serve_args = args_list[:index], args_list[index + 1:]
     parser = argparse.ArgumentParser()
-    parser.add_argument("ferry")
+    parser.add_argument("ferry", type=os.path.abspath)
     parser.add_argument("--slow", type=int, default=1000)
     parser.add_argument("--uploads", type=int, default=100)
     parser.add_argument("--parallel", type=int, default=10)
@@ -107,7 +107,8 @@ async def run(options, serve_args):
     uploads_started = time.monotonic()
     await asyncio.gather(*(upload(i) for i in range(options.uploads)))
     uploads_seconds = time.monotonic() - uploads_started
-    await asyncio.wait(slow_tasks, timeout=300)
+    if slow_tasks:
+        await asyncio.wait(slow_tasks, timeout=300)
     still_open = sum(1 for task in slow_tasks if not task.done())
     for task in slow_tasks:
         task.cancel()
