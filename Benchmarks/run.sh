@@ -9,6 +9,7 @@
 #   Benchmarks/run.sh upload-tls   # 1 GiB over HTTPS to nginx: ferry send vs curl -F
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
+#   Benchmarks/run.sh slow-clients [ARGS]  # 1,000 slow clients vs 100 curl -F uploads to ferry serve
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
@@ -16,6 +17,11 @@ work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
 
 case "$what" in
+slow-clients)
+    (cd .. && swift build -c release --product ferry >&2)
+    shift
+    ./slow_clients.py "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    ;;
 encode)
     swift build -c release --product encode-benchmark >&2
     bin="$(swift build -c release --show-bin-path)/encode-benchmark"

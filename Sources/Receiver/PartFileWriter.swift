@@ -108,8 +108,12 @@ final class PartFileWriter {
                 while offset < bytes.count {
                     let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                     if written < 0 {
-                        if errno == EINTR { continue }
-                        return .failure(.storageFailed(reason: .writeFailed(name: savedAs, errno: errno)))
+                        let error = errno
+                        if error == EINTR { continue }
+                        if Self.isOutOfSpace(error) {
+                            return .failure(.storageFailed(reason: .outOfSpace(name: savedAs, errno: error)))
+                        }
+                        return .failure(.storageFailed(reason: .writeFailed(name: savedAs, errno: error)))
                     }
                     offset += written
                 }
@@ -136,6 +140,11 @@ final class PartFileWriter {
         }
     }
 
+    /// Whether `error` says the disk or the quota is full (no inode is "full" too: `ENOSPC`).
+    private static func isOutOfSpace(_ error: Int32) -> Bool {
+        error == ENOSPC || error == EDQUOT
+    }
+
     private static func openExclusively(_ name: SafeFilename, in directory: String) -> Result<(String, Int32), ReceiverError> {
         for attempt in 0..<maximumAttempts {
             let candidate = name.candidate(attempt)
@@ -149,6 +158,9 @@ final class PartFileWriter {
             let error = errno
             if error == EEXIST { continue }
             if error == EINTR { continue }
+            if isOutOfSpace(error) {
+                return .failure(.storageFailed(reason: .outOfSpace(name: candidate, errno: error)))
+            }
             return .failure(.storageFailed(reason: .createFailed(name: candidate, errno: error)))
         }
         return .failure(.storageFailed(reason: .noFreeName(base: name.value)))

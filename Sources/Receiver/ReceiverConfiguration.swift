@@ -3,7 +3,9 @@ public import Logging
 /// Everything a ``ReceiverServer`` needs to know before it starts.
 ///
 /// The defaults match `ferry serve` with no options: loopback only, port 3000, `./uploads`,
-/// the default ``ReceiverLimits``, no faults.
+/// the default ``ReceiverLimits``, ``ReceiverTimeouts`` and ``ReceiverCapacity``, no token, no
+/// faults. An address other machines can reach needs a token (``access``) or
+/// ``allowsUnauthenticatedNetworkAccess``.
 public struct ReceiverConfiguration: Sendable {
     /// The address to listen on. Loopback unless set otherwise.
     public var host: String
@@ -13,6 +15,14 @@ public struct ReceiverConfiguration: Sendable {
     public var directory: String
     /// What one request may hold (413 above it).
     public var limits: ReceiverLimits
+    /// Who may use the receiver.
+    public var access: ReceiverAccess
+    /// Lets a receiver other machines can reach run without a token (`--no-auth`).
+    public var allowsUnauthenticatedNetworkAccess: Bool
+    /// How long a connection may keep the receiver waiting.
+    public var timeouts: ReceiverTimeouts
+    /// How many connections and uploads are served at once.
+    public var capacity: ReceiverCapacity
     /// The faults to inject into uploads.
     public var faults: FaultPlan
     /// The level of the server's diagnostic log (Hummingbird's), which goes to standard error.
@@ -31,6 +41,11 @@ public struct ReceiverConfiguration: Sendable {
     ///   - port: The port, 0 for any free one.
     ///   - directory: Where uploads are saved.
     ///   - limits: What one request may hold.
+    ///   - access: Who may use the receiver.
+    ///   - allowsUnauthenticatedNetworkAccess: Whether an address reachable from other machines
+    ///     may go without a token.
+    ///   - timeouts: How long a connection may keep the receiver waiting.
+    ///   - capacity: Connections and uploads at once.
     ///   - faults: Faults to inject.
     ///   - logLevel: Level of the diagnostic log on standard error.
     ///   - onListening: Called with the base URL once listening.
@@ -40,6 +55,10 @@ public struct ReceiverConfiguration: Sendable {
         port: Int = 3000,
         directory: String = "./uploads",
         limits: ReceiverLimits = ReceiverLimits(),
+        access: ReceiverAccess = .open,
+        allowsUnauthenticatedNetworkAccess: Bool = false,
+        timeouts: ReceiverTimeouts = .standard,
+        capacity: ReceiverCapacity = ReceiverCapacity(),
         faults: FaultPlan = .none,
         logLevel: Logger.Level = .error,
         onListening: (@Sendable (String) -> Void)? = nil,
@@ -49,6 +68,10 @@ public struct ReceiverConfiguration: Sendable {
         self.port = port
         self.directory = directory
         self.limits = limits
+        self.access = access
+        self.allowsUnauthenticatedNetworkAccess = allowsUnauthenticatedNetworkAccess
+        self.timeouts = timeouts
+        self.capacity = capacity
         self.faults = faults
         self.logLevel = logLevel
         self.onListening = onListening
@@ -63,6 +86,27 @@ public struct ReceiverConfiguration: Sendable {
             throw .invalidConfiguration(reason: .valueOutOfRange(option: "--port", value: Int64(port), allowed: 0...65535))
         }
         try limits.validate()
+        try timeouts.validate()
         try faults.validate()
+        switch access {
+        case .open:
+            if !allowsUnauthenticatedNetworkAccess && !ListenAddress.isLoopback(host) {
+                throw .invalidConfiguration(reason: .tokenRequired(host: host))
+            }
+        case .token(let token):
+            if token.isEmpty {
+                throw .invalidConfiguration(reason: .tokenUnusable(detail: "it is empty"))
+            }
+            if token.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+                throw .invalidConfiguration(
+                    reason: .tokenUnusable(detail: "it holds spaces or control characters, which a header cannot carry"))
+            }
+        }
+    }
+
+    /// Whether other machines can reach the address and nobody needs a token: the case
+    /// `ferry serve --no-auth` warns about.
+    public var isOpenToNetwork: Bool {
+        access == .open && !ListenAddress.isLoopback(host)
     }
 }

@@ -1,5 +1,11 @@
 import Multipart
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Everything that can go wrong in the receiving server, as one error type with nested reasons.
 ///
 /// Request-level failures (``requestRejected(reason:)``) become HTTP error responses with a JSON
@@ -24,6 +30,12 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidStatusCode(Int)
         /// The upload directory could not be created or is not a directory.
         case uploadDirectoryUnusable(path: String, errno: Int32)
+        /// The address is reachable from other machines and neither a token nor `--no-auth` was given.
+        case tokenRequired(host: String)
+        /// The token cannot be sent in a header (empty, or holding spaces or control characters).
+        case tokenUnusable(detail: String)
+        /// The connection and upload limits need more file descriptors than the process may open.
+        case descriptorsTooFew(connections: Int, uploads: Int, needed: Int, limit: Int)
     }
 
     /// Why the server could not start or stop.
@@ -56,6 +68,16 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case truncatedBody(received: Int64, expected: Int64?)
         /// Fault injection answered with an error status on purpose.
         case injectedFailure(status: Int, detail: String)
+        /// The request lacks the receiver's token (401).
+        case unauthorized
+        /// The request head did not arrive within the header timeout (408).
+        case headerTimedOut(limit: Duration)
+        /// No body bytes arrived for the body timeout (408).
+        case bodyTimedOut(limit: Duration)
+        /// The body arrived slower than the minimum rate over a window of waiting (408).
+        case bodyTooSlow(received: Int64, window: Duration, minimumRate: Int)
+        /// As many uploads as allowed are already being received (503, `Retry-After`).
+        case tooManyUploads(limit: Int)
     }
 
     /// Why an uploaded file could not be stored.
@@ -66,9 +88,12 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case noFreeName(base: String)
         /// `write(2)` failed.
         case writeFailed(name: String, errno: Int32)
+        /// The disk or the quota of the upload directory is full (`ENOSPC`, `EDQUOT`) (507).
+        case outOfSpace(name: String, errno: Int32)
     }
 
-    /// The HTTP status a request-level error is answered with (500 for storage failures).
+    /// The HTTP status a request-level error is answered with (507 for a full disk, 500 for
+    /// other storage failures).
     public var httpStatus: Int {
         switch self {
         case .requestRejected(let reason):
@@ -78,10 +103,21 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .missingBoundary, .malformedPartHeaders, .malformedBody, .missingClosingBoundary, .truncatedBody:
                 return 400
             case .injectedFailure(let status, _): return status
+            case .unauthorized: return 401
+            case .headerTimedOut, .bodyTimedOut, .bodyTooSlow: return 408
+            case .tooManyUploads: return 503
             }
+        case .storageFailed(.outOfSpace): return 507
         case .storageFailed: return 500
         case .invalidConfiguration, .serverFailed: return 500
         }
+    }
+
+    /// A duration in seconds as people write it: `20 s`, `0.5 s`.
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds) s" }
+        return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
     }
 
     /// A user-facing sentence: what happened and what to do about it.
@@ -97,6 +133,12 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "--status must be a final HTTP status code between 200 and 599, got \(code)."
             case .uploadDirectoryUnusable(let path, let errno):
                 return "The upload directory \(FileSystemName.escaped(path)) cannot be created or used (errno \(errno)); choose another --dir."
+            case .tokenRequired(let host):
+                return "--host \(host) can be reached from other machines: give --token (or --token-file, or FERRY_SERVE_TOKEN) so only clients with it may upload and list, or --no-auth to let anyone."
+            case .tokenUnusable(let detail):
+                return "The token cannot be used: \(detail)."
+            case .descriptorsTooFew(let connections, let uploads, let needed, let limit):
+                return "\(connections) connections and \(uploads) uploads at once need \(needed) file descriptors, but the process may open \(limit) (ulimit -n); lower --max-connections or --max-uploads, or raise the limit."
             }
         case .serverFailed(let reason):
             switch reason {
@@ -130,6 +172,16 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "The connection ended after \(received) bytes, before the body was complete."
             case .injectedFailure(_, let detail):
                 return detail
+            case .unauthorized:
+                return "This receiver needs its token: send 'Authorization: Bearer TOKEN' (ferry send --oauth2-bearer, curl --oauth2-bearer) or Basic with the token as password (curl -u any:TOKEN)."
+            case .headerTimedOut(let limit):
+                return "The request head did not arrive within \(Self.seconds(limit)) (--header-timeout); the connection is closed."
+            case .bodyTimedOut(let limit):
+                return "No body bytes arrived for \(Self.seconds(limit)) (--body-timeout); the upload was incomplete and nothing was kept."
+            case .bodyTooSlow(let received, let window, let minimumRate):
+                return "The body arrived too slowly: \(received) bytes in \(Self.seconds(window)), under the minimum of \(minimumRate) bytes a second (--min-body-rate); nothing was kept."
+            case .tooManyUploads(let limit):
+                return "The receiver is already taking \(limit) uploads at once (--max-uploads); try again shortly (Retry-After)."
             }
         case .storageFailed(let reason):
             switch reason {
@@ -139,6 +191,9 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "Every name derived from '\(base)' is taken in the upload directory."
             case .writeFailed(let name, let errno):
                 return "Could not write '\(name)' in the upload directory (errno \(errno)); is the disk full?"
+            case .outOfSpace(let name, let errno):
+                let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
+                return "Insufficient storage: \(what) (errno \(errno)) while saving '\(FileSystemName.escaped(name))'; the partial file was removed and nothing of this upload was kept. Free space on the server, then send again."
             }
         }
     }

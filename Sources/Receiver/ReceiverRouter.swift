@@ -8,16 +8,22 @@ enum ReceiverRouter {
     ///   - handler: Answers the upload routes.
     ///   - store: The stored uploads, for `GET /uploads`.
     ///   - fallbackBaseURL: The server's URL for the usage text when a request has no `Host`.
+    ///   - accessCheck: The token every request must carry, or `nil` when anyone may send.
     ///   - logSink: Receives one log entry per request.
-    /// - Returns: A router whose middleware logs every request, matched or not.
+    /// - Returns: A router whose middleware logs every request, matched or not, and refuses
+    ///   every request without the token.
     static func make(
         handler: UploadHandler,
         store: UploadStore,
         fallbackBaseURL: String,
+        accessCheck: AccessCheck?,
         logSink: (@Sendable (RequestLog) -> Void)?
     ) -> Router<ReceiverRequestContext> {
         let router = Router(context: ReceiverRequestContext.self)
         router.add(middleware: RequestLogMiddleware(sink: logSink))
+        if let accessCheck {
+            router.add(middleware: AccessMiddleware(check: accessCheck))
+        }
         let directory = handler.directory
         router.get("/") { request, _ in
             let baseURL = request.head.authority.map { "http://\($0)" } ?? fallbackBaseURL

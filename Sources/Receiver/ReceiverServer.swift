@@ -84,6 +84,7 @@ public final class ReceiverServer: Sendable {
     ///   ``ReceiverError/serverFailed(reason:)`` (for example when the port is taken).
     public static func start(_ configuration: ReceiverConfiguration) async throws(ReceiverError) -> ReceiverServer {
         try configuration.validate()
+        let capacity = try configuration.capacity.resolved(descriptorLimit: DescriptorLimit.current)
         let directory = try prepareDirectory(configuration.directory)
         let stopping = StoppingFlag()
         let connections = ConnectionRegistry()
@@ -98,13 +99,21 @@ public final class ReceiverServer: Sendable {
             faults: FaultInjector(plan: configuration.faults),
             store: store,
             pool: NIOThreadPool.singleton,
-            stopping: stopping
+            stopping: stopping,
+            slots: UploadSlots(limit: capacity.uploads)
         )
+        let accessCheck: AccessCheck? =
+            switch configuration.access {
+            case .open: nil
+            case .token(let token): AccessCheck(token: token)
+            }
+        let timeouts = configuration.timeouts
         let host = configuration.host
         let router = ReceiverRouter.make(
             handler: handler,
             store: store,
             fallbackBaseURL: url(host: host, port: configuration.port),
+            accessCheck: accessCheck,
             logSink: configuration.onRequestLogged
         )
         let (listening, listeningContinuation) = AsyncStream<Result<Int, ReceiverError>>.makeStream()
@@ -114,15 +123,26 @@ public final class ReceiverServer: Sendable {
             server: HTTPServerBuilder { responder in
                 HTTP1Channel(responder: { request, responseWriter, channel in
                     // Neither NIO nor Hummingbird answer `Expect: 100-continue`; without this,
-                    // curl waits a second before sending any body over 1 MiB.
-                    if handler.shouldSendContinue(request.head) {
+                    // curl waits a second before sending any body over 1 MiB. Never to a request
+                    // without the token: it is answered 401 unread.
+                    if handler.shouldSendContinue(request.head),
+                        accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true
+                    {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }
                     try await responder(request, responseWriter, channel)
                 }, configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [connections.makeHandler(), ConnectionShutdown()]))
+                    additionalChannelHandlers: [
+                        connections.makeHandler(), ConnectionShutdown(), ConnectionTimeoutHandler(timeouts: timeouts),
+                    ]))
             },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port)),
+            // Past the connection limit the server stops accepting: new connections wait in the
+            // kernel's backlog until one closes, and no descriptor is spent on them meanwhile.
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: configuration.port),
+                backlog: 1024,
+                availableConnectionsDelegate: MaximumAvailableConnections(capacity.connections)
+            ),
             onServerRunning: { channel in
                 if let address = channel.localAddress { listener.adopt(listeningOn: address) }
                 let port = channel.localAddress?.port ?? configuration.port

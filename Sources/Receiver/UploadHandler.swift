@@ -27,6 +27,8 @@ struct UploadHandler: Sendable {
     let pool: NIOThreadPool
     /// Set when the server begins to stop; a stalled request then lets its connection go.
     let stopping: StoppingFlag
+    /// The uploads being received; past its limit an upload is answered 503.
+    let slots: UploadSlots
 
     /// Handles one upload request.
     ///
@@ -38,7 +40,16 @@ struct UploadHandler: Sendable {
         if faults.plan.stall {
             return await stall(context)
         }
+        guard slots.acquire() else {
+            let error = ReceiverError.requestRejected(reason: .tooManyUploads(limit: slots.limit))
+            context.logDetails.withState { $0.error = error.description }
+            context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            var response = JSONBody.error(status: error.httpStatus, error.description)
+            response.headers[.retryAfter] = "1"
+            return response
+        }
         let outcome = await receive(request, context: context)
+        slots.release()
         if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
             await delay(faults.plan.delayMilliseconds, answering: context.channel)
         }
@@ -70,7 +81,7 @@ struct UploadHandler: Sendable {
     /// - Returns: `true` to send `100 Continue` before the handler runs.
     func shouldSendContinue(_ head: HTTPRequest) -> Bool {
         guard head.method == .post, let expect = head.headerFields[.expect],
-            expect.lowercased() == "100-continue", !faults.plan.stall
+            expect.lowercased() == "100-continue", !faults.plan.stall, slots.hasRoom
         else { return false }
         let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         guard Self.isUploadPath(path), boundary(of: head.headerFields) != nil else { return false }
@@ -140,6 +151,9 @@ struct UploadHandler: Sendable {
                 let chunk: ByteBuffer?
                 do {
                     chunk = try await iterator.next()
+                } catch let error as ReceiverError {
+                    // A timeout of ConnectionTimeoutHandler (408).
+                    throw error
                 } catch {
                     // The connection ended (or broke) before the body was complete.
                     throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
@@ -197,7 +211,9 @@ struct UploadHandler: Sendable {
             // its length is known and within the limit; otherwise close after the answer.
             let closes: Bool
             switch error {
-            case .requestRejected(.truncatedBody), .requestRejected(.bodyTooLarge): closes = true
+            case .requestRejected(.truncatedBody), .requestRejected(.bodyTooLarge), .requestRejected(.headerTimedOut),
+                .requestRejected(.bodyTimedOut), .requestRejected(.bodyTooSlow):
+                closes = true
             default: closes = expectedLength == nil
             }
             return .failed(error, closeConnection: closes)

@@ -20,9 +20,10 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
     /// The connection failed, dropped or stalled before a response arrived. Retried
     /// automatically, except for TLS failures.
     case transferFailed(reason: TransferReason)
-    /// The server answered with a status outside 200–299. 408, 429 and 5xx are retried
-    /// automatically (honouring `retryAfter`); other statuses wait for the user.
-    case serverRejected(status: Int, retryAfter: Duration?)
+    /// The server answered with a status outside 200–299. 408, 429 and 5xx except 507 are
+    /// retried automatically (honouring `retryAfter`); other statuses wait for the user.
+    /// `message` is the reason the server gave in its body, kept for 507 Insufficient Storage.
+    case serverRejected(status: Int, retryAfter: Duration?, message: String? = nil)
     /// The server answered with a redirect (3xx) that was not followed: 301, 302 and 303 never
     /// are (an upload is never turned into a GET), 307 and 308 only with `-L`, at most
     /// `RedirectPolicy.maximumRedirects` times and never from https to http. Not retried
@@ -132,7 +133,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case inUse(path: String, processID: Int32?)
     }
 
-    /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, 5xx).
+    /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, 5xx
+    /// except 507: a full disk is not emptied by sending again).
     public var isRetryable: Bool {
         switch self {
         case let .transferFailed(reason):
@@ -149,8 +151,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             case let .proxyRefusedTunnel(_, _, status, _):
                 return (500...599).contains(status)
             }
-        case let .serverRejected(status, _):
-            return status == 408 || status == 429 || (500...599).contains(status)
+        case let .serverRejected(status, _, _):
+            return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
         case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
             return false
         }
@@ -167,7 +169,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
 
     /// The `Retry-After` delay a server asked for, if any.
     public var retryAfter: Duration? {
-        if case let .serverRejected(_, retryAfter) = self { return retryAfter }
+        if case let .serverRejected(_, retryAfter, _) = self { return retryAfter }
         return nil
     }
 
@@ -193,7 +195,11 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             return reason.description
         case let .transferFailed(reason):
             return reason.description
-        case let .serverRejected(status, retryAfter):
+        case let .serverRejected(507, _, message):
+            let reason = message.map { ": \"\($0)\"" } ?? ""
+            return "the server has no room for the upload (507 Insufficient Storage)\(reason); "
+                + "not retried: free space on the server, then retry"
+        case let .serverRejected(status, retryAfter, _):
             var text = "the server answered \(status)"
             if let retryAfter { text += " (Retry-After \(UploadError.format(retryAfter)))" }
             if status == 408 || status == 429 || (500...599).contains(status) {

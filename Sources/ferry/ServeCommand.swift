@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import Multipart
 import Receiver
 
@@ -24,12 +25,53 @@ struct Serve: AsyncParsableCommand {
             `curl -F file=@photo.jpg http://127.0.0.1:3000/upload`. The answer is JSON with the \
             fields and files received; GET /uploads lists everything received so far. The first \
             line of standard output is the upload URL; then one JSON line per request.
+
+            Loopback needs no token. Any other --host (0.0.0.0, ::, a LAN address) needs a token \
+            (--token, --token-file or FERRY_SERVE_TOKEN), which every request must carry as \
+            'Authorization: Bearer TOKEN' or as the password of Basic (401 otherwise), or --no-auth.
+
+            Slow clients are cut as nginx cuts them: a request head must arrive within \
+            --header-timeout (408), body bytes must keep coming (--body-timeout, --min-body-rate; \
+            408), an answer must be read (--send-timeout), an idle kept-alive connection closes \
+            after --keepalive-timeout. The soft file-descriptor limit is raised to the hard one at \
+            start; past --max-connections new connections wait, past --max-uploads uploads get \
+            503 with Retry-After. A full disk or quota answers 507 and keeps nothing of the upload.
             """,
         version: FerryVersion.current
     )
 
-    @Option(help: "Address to listen on (loopback unless you say otherwise).")
+    @Option(help: "Address to listen on (loopback unless you say otherwise; any other needs a token or --no-auth).")
     var host = "127.0.0.1"
+
+    @Option(help: "Secret every request must carry (Bearer, or Basic password); visible in ps, so prefer --token-file or FERRY_SERVE_TOKEN.")
+    var token: String?
+
+    @Option(help: "File whose first line is the token.")
+    var tokenFile: String?
+
+    @Flag(help: "Listen off loopback without a token: anyone who can reach it may upload and list (a warning is printed).")
+    var noAuth = false
+
+    @Option(help: "Seconds a request head may take (408 after). Default 20.", transform: Serve.seconds)
+    var headerTimeout = ReceiverTimeouts.standard.header
+
+    @Option(help: "Seconds to wait for the next body bytes (408 after). Default 60.", transform: Serve.seconds)
+    var bodyTimeout = ReceiverTimeouts.standard.body
+
+    @Option(help: "Slowest body accepted, bytes a second over each 10 s of waiting (408 below; 0: off).")
+    var minBodyRate = ReceiverTimeouts.standard.minimumBodyRate
+
+    @Option(help: "Seconds an answer may wait for the client to read it (closed after). Default 60.", transform: Serve.seconds)
+    var sendTimeout = ReceiverTimeouts.standard.send
+
+    @Option(help: "Seconds a kept-alive connection may stay idle. Default 75.", transform: Serve.seconds)
+    var keepaliveTimeout = ReceiverTimeouts.standard.keepAliveIdle
+
+    @Option(help: "Most connections at once; more wait. Default: 3/4 of ulimit -n less 64, at most 10000.")
+    var maxConnections: Int?
+
+    @Option(help: "Most uploads at once; more get 503 with Retry-After. Default: 1/4 of ulimit -n less 64, at most 1000.")
+    var maxUploads: Int?
 
     @Option(help: "Port to listen on; 0 picks a free one (see the first output line).")
     var port = 3000
@@ -38,7 +80,7 @@ struct Serve: AsyncParsableCommand {
     var dir = "./uploads"
 
     @Option(
-        help: "Largest request body accepted, e.g. 500M or 10GiB (413 above it).",
+        help: "Largest request body accepted, e.g. 500M or 10GiB (413 above it). Default 10GiB.",
         transform: { text in
             guard let bytes = ByteCount.parse(text) else {
                 throw ValidationError("--max-body must be a byte count such as 1048576, 500M or 10GiB, got '\(text)'.")
@@ -78,17 +120,51 @@ struct Serve: AsyncParsableCommand {
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
+        if token != nil && tokenFile != nil {
+            throw ValidationError("Give the token once: --token or --token-file, not both.")
+        }
+        let configuration = try makeConfiguration()
+        if noAuth, case .token = configuration.access {
+            throw ValidationError("--no-auth contradicts the token given (--token, --token-file or FERRY_SERVE_TOKEN); drop one.")
+        }
         do {
-            try makeConfiguration().validate()
+            try configuration.validate()
         } catch {
             throw ValidationError(error.description)
         }
     }
 
+    /// The name of the environment variable a token may come from.
+    static let tokenVariable = "FERRY_SERVE_TOKEN"
+
+    /// Parses a number of seconds (`20`, `0.5`) as a duration.
+    static func seconds(_ text: String) throws -> Duration {
+        guard let value = Double(text), value > 0, value <= 86_400 else {
+            throw ValidationError("a timeout must be a number of seconds between 0 and 86400, got '\(text)'.")
+        }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    /// The token from --token, else --token-file (its first line), else the environment.
+    private func resolvedToken() throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                throw ValidationError("--token-file \(tokenFile) cannot be read.")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            return text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
+                String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+            } ?? ""
+        }
+        return ProcessInfo.processInfo.environment[Self.tokenVariable]
+    }
+
     func run() async throws {
         // A reader that closes the output pipe must not kill the server: writes just fail then.
         signal(SIGPIPE, SIG_IGN)
-        var configuration = makeConfiguration()
+        DescriptorLimit.raiseToHard()
+        var configuration = try makeConfiguration()
         let output = LineWriter.standardOutput
         configuration.onListening = { url in output.writeLine(url + "/upload") }
         configuration.onRequestLogged = { entry in output.writeLine(entry) }
@@ -101,6 +177,10 @@ struct Serve: AsyncParsableCommand {
             errorOutput.writeLine("ferry serve: \(error.description)")
             errorOutput.flush()
             throw ExitCode.failure
+        }
+        if configuration.isOpenToNetwork {
+            LineWriter.standardError.writeLine(
+                "ferry serve: WARNING: --no-auth: anyone who can reach \(server.baseURL) may upload files and list every upload received.")
         }
         LineWriter.standardError.writeLine(
             "ferry serve: saving uploads in \(FileSystemName.escaped(server.directory)); send to \(server.baseURL)/upload (Ctrl-C stops).")
@@ -123,12 +203,18 @@ struct Serve: AsyncParsableCommand {
         LineWriter.standardError.flush()
     }
 
-    private func makeConfiguration() -> ReceiverConfiguration {
+    private func makeConfiguration() throws -> ReceiverConfiguration {
         ReceiverConfiguration(
             host: host,
             port: port,
             directory: dir,
             limits: ReceiverLimits(maxBodySize: maxBody, maxParts: maxParts),
+            access: try resolvedToken().map { .token($0) } ?? .open,
+            allowsUnauthenticatedNetworkAccess: noAuth,
+            timeouts: ReceiverTimeouts(
+                header: headerTimeout, body: bodyTimeout, minimumBodyRate: minBodyRate, send: sendTimeout,
+                keepAliveIdle: keepaliveTimeout),
+            capacity: ReceiverCapacity(maxConnections: maxConnections, maxUploads: maxUploads),
             faults: FaultPlan(
                 failFirst: failFirst,
                 failRate: failRate,

@@ -1,4 +1,7 @@
 @testable import Receiver
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @Suite("Configuration, byte counts and fault decisions")
@@ -35,6 +38,28 @@ struct ConfigurationTests {
             let error = #expect(throws: ReceiverError.self) { try configuration.validate() }
             #expect(error?.description.contains(option) == true, "\(String(describing: error)) should name \(option)")
         }
+    }
+
+    @Test("connection and upload limits stay below the descriptor limit")
+    func capacity() throws {
+        #expect(try ReceiverCapacity().resolved(descriptorLimit: 1024) == (720, 240))
+        #expect(try ReceiverCapacity().resolved(descriptorLimit: 1 << 20) == (10_000, 1_000))
+        #expect(try ReceiverCapacity().resolved(descriptorLimit: 160) == (72, 24))
+        #expect(try ReceiverCapacity(maxConnections: 100).resolved(descriptorLimit: 1024) == (100, 240))
+        let error = #expect(throws: ReceiverError.self) {
+            try ReceiverCapacity(maxConnections: 1000, maxUploads: 100).resolved(descriptorLimit: 1024)
+        }
+        #expect(error?.description.contains("1164 file descriptors") == true, "\(String(describing: error))")
+        #expect(throws: ReceiverError.self) { try ReceiverCapacity(maxUploads: 0).resolved(descriptorLimit: 1024) }
+        #expect(throws: ReceiverError.self) { try ReceiverConfiguration(timeouts: ReceiverTimeouts(header: .zero)).validate() }
+        #expect(throws: ReceiverError.self) { try ReceiverConfiguration(timeouts: ReceiverTimeouts(minimumBodyRate: -1)).validate() }
+    }
+
+    @Test("a full disk or quota answers 507, other storage failures 500")
+    func storageStatuses() {
+        #expect(ReceiverError.storageFailed(reason: .outOfSpace(name: "a", errno: ENOSPC)).httpStatus == 507)
+        #expect(ReceiverError.storageFailed(reason: .outOfSpace(name: "a", errno: EDQUOT)).description.contains("quota"))
+        #expect(ReceiverError.storageFailed(reason: .writeFailed(name: "a", errno: EIO)).httpStatus == 500)
     }
 
     @Test("fail-first counts attempts per filename")

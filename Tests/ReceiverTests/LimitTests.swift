@@ -116,3 +116,36 @@ struct LimitTests {
         }
     }
 }
+
+@Suite("Uploads at once")
+struct UploadLimitTests {
+    @Test("past --max-uploads an upload is answered 503 with Retry-After and nothing is kept; the held one still lands")
+    func tooManyUploads() async throws {
+        try await ReceiverHarness.run(configure: { $0.capacity = ReceiverCapacity(maxUploads: 1) }) { harness in
+            let content = RandomBytes.make(50_000, seed: 41)
+            let body = RawMultipart.body([.file("f", filename: "held.bin", content)])
+            let held = try await RawHTTPConnection.connect(port: harness.server.port)
+            defer { held.close() }
+            try await held.send(Array(RawMultipart.head(length: body.count).utf8) + body.prefix(20_000))
+            // The held upload takes its slot once the receiver starts on it; until then another
+            // upload may still get through, so ask until one is refused.
+            let path = try harness.directory.writeSource("other", RandomBytes.make(1_000, seed: 42))
+            var landed: [String] = []
+            var refused: Curl.Result?
+            for attempt in 0..<50 where refused == nil {
+                let result = try await Curl.run(["-i", "-F", Curl.fileField("f", path: path, filename: "o\(attempt).bin"), harness.url + "/upload"])
+                if result.status == 503 { refused = result } else { landed.append("o\(attempt).bin") }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let answer = try #require(refused, "never refused")
+            #expect(answer.body.lowercased().contains("retry-after: 1"))
+            #expect(answer.body.contains("--max-uploads"))
+            try await held.send(Array(body.dropFirst(20_000)))
+            #expect(try await held.readResponse()?.status == 200)
+            #expect(try harness.directory.uploadedBytes("held.bin") == content)
+            #expect(try harness.directory.uploadedNames().sorted() == (["held.bin"] + landed).sorted(), "the refused one kept nothing")
+            let after = try await Curl.run(["-F", Curl.fileField("f", path: path, filename: "other.bin"), harness.url + "/upload"])
+            #expect(after.status == 200, "the slot is free again")
+        }
+    }
+}

@@ -15,7 +15,7 @@ struct RetryPolicyTests {
         #expect(nearlyOne > .milliseconds(rawMilliseconds * 99 / 100))
     }
 
-    @Test("error classes: connection errors, timeouts, 408, 429 and 5xx are retried; the rest wait for the user")
+    @Test("error classes: connection errors, timeouts, 408, 429 and 5xx but 507 are retried; the rest wait for the user")
     func classes() {
         let retryable: [UploadError] = [
             .transferFailed(reason: .connectFailed(message: "refused")),
@@ -35,6 +35,8 @@ struct RetryPolicyTests {
             .serverRejected(status: 401, retryAfter: nil),
             .serverRejected(status: 404, retryAfter: nil),
             .serverRejected(status: 413, retryAfter: nil),
+            .serverRejected(status: 507, retryAfter: nil, message: "disk full"),
+            .serverRejected(status: 507, retryAfter: .seconds(1)),
             .serverRejected(status: 301, retryAfter: nil),
             .multipartFailed(.fileRejected(path: "/a", reason: .doesNotExist)),
             .multipartFailed(.fileChanged(path: "/a", reason: .modified)),
@@ -84,6 +86,17 @@ struct RetryPolicyTests {
         #expect(UploadResponse(status: 503).retryAfter(relativeTo: Date()) == nil)
     }
 
+    @Test("a response's reason for people: a JSON error or message, else the first line of text; not HTML")
+    func reasonText() {
+        func reason(_ body: String) -> String? { UploadResponse(status: 507, body: Array(body.utf8)).reasonText }
+        #expect(reason(#"{"error": "the disk is full"}"#) == "the disk is full")
+        #expect(reason(#"{"message": "quota exceeded", "code": 7}"#) == "quota exceeded")
+        #expect(reason("\n  No space left\nmore\n") == "No space left")
+        #expect(reason("<html><body>507</body></html>") == nil)
+        #expect(reason("") == nil)
+        #expect(reason(String(repeating: "x", count: 400))?.count == 300)
+    }
+
     @Test("a captured body is cut to 64 KiB")
     func bodyCap() {
         let response = UploadResponse(status: 200, body: [UInt8](repeating: 1, count: 70_000))
@@ -98,6 +111,11 @@ struct RetryPolicyTests {
             == "the server answered 503 (Retry-After 5 s); retrying may help")
         #expect(UploadError.serverRejected(status: 403, retryAfter: nil).description
             == "the server answered 403; check the URL, headers and fields, then retry")
+        #expect(UploadError.serverRejected(status: 507, retryAfter: nil, message: "Insufficient storage: the disk is full").description
+            == "the server has no room for the upload (507 Insufficient Storage): \"Insufficient storage: the disk is full\"; "
+            + "not retried: free space on the server, then retry")
+        #expect(UploadError.serverRejected(status: 507, retryAfter: nil).description
+            == "the server has no room for the upload (507 Insufficient Storage); not retried: free space on the server, then retry")
         #expect(UploadError.fileChangedSinceQueued(path: "/a/b.txt").description
             == "/a/b.txt: changed since it was queued; retry the job to send its current content")
         #expect(UploadError.multipartFailed(.fileRejected(path: "/a/dir", reason: .isDirectory)).description.hasPrefix("/a/dir: is a directory"))

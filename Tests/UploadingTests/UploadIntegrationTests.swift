@@ -66,6 +66,23 @@ struct UploadIntegrationTests {
         }
     }
 
+    @Test("507 is not retried and its failure says the server's reason in words")
+    func insufficientStorageNotRetried() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("full.txt")
+        try await LiveUpload.run(faults: FaultPlan(status: 507), retries: 3) { url, manager, _, book in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            let summary = await manager.waitUntilIdle()
+            #expect(summary.failed == 1)
+            let job = try #require(manager.job(id))
+            #expect(job.attempts == 1, "not retried")
+            #expect(job.lastError == .serverRejected(status: 507, retryAfter: nil, message: "Injected status 507 (--status 507)."))
+            #expect(job.lastError?.description.contains("no room for the upload (507 Insufficient Storage)") == true)
+            #expect(job.lastError?.description.contains("Injected status 507") == true)
+            #expect(book.logs.count == 1)
+        }
+    }
+
     @Test("a connection dropped mid-body is a retried connection failure")
     func droppedConnection() async throws {
         let dir = TemporaryDirectory()

@@ -28,7 +28,7 @@ extension UploadJob {
             let text = response.bodyText.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             return "HTTP \(response.status)" + (text.isEmpty ? "" : " " + text)
         }
-        if case .serverRejected(let status, _)? = lastError { return "HTTP \(status)" }
+        if case .serverRejected(let status, _, _)? = lastError { return "HTTP \(status)" }
         if mayHaveArrived { return "may have arrived: r to resend" }
         return lastError?.description ?? "failed"
     }

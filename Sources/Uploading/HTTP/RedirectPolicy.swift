@@ -113,7 +113,8 @@ public enum RedirectPolicy {
             status: response.status, location: response.value(forHeader: "Location"), from: current,
             redirectsSoFar: response.redirects.count, followsRedirects: followsRedirects
         ) else {
-            return .serverRejected(status: response.status, retryAfter: retryAfter)
+            let message = response.status == 507 ? response.reasonText : nil
+            return .serverRejected(status: response.status, retryAfter: retryAfter, message: message)
         }
         switch decision {
         case let .refuse(reason):

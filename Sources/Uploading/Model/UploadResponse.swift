@@ -51,6 +51,21 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// The captured body as UTF-8 text (invalid sequences replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
+    /// The reason the body gives, for a person: the `"error"` or `"message"` string of a JSON
+    /// object (as `ferry serve` and many APIs answer), else the body's first line of text; at
+    /// most 300 characters, `nil` when there is none.
+    public var reasonText: String? {
+        var text = bodyText.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let message = (object["error"] ?? object["message"]) as? String
+        {
+            text = message
+        }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard !line.isEmpty, !line.hasPrefix("<") else { return nil }
+        return line.count > 300 ? String(line.prefix(299)) + "…" : line
+    }
+
     /// The delay asked for by a `Retry-After` header.
     ///
     /// - Parameter now: The current wall-clock time, for the HTTP-date form.

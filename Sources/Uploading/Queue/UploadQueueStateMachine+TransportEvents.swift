@@ -156,7 +156,7 @@ extension UploadQueueStateMachine {
         let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
         var status: Int?
         switch error {
-        case let .serverRejected(rejected, _), let .redirectRefused(rejected, _): status = rejected
+        case let .serverRejected(rejected, _, _), let .redirectRefused(rejected, _): status = rejected
         default: break
         }
         endAttempt(&record, flight, .failed, status: status, error: error.description, retryDelay: delay, now: now)

@@ -36,7 +36,7 @@ enum ActionDescription {
 
     static func short(_ error: UploadError) -> String {
         switch error {
-        case let .serverRejected(status, _): return "status \(status)"
+        case let .serverRejected(status, _, _): return "status \(status)"
         case let .redirectRefused(status, _): return "redirect \(status)"
         case .transferFailed: return "transfer"
         case .multipartFailed: return "multipart"
