@@ -9,6 +9,7 @@ public final class CommandWorker: Sendable {
     private let performer: any CommandPerformer
     private let queue: DispatchQueue
     private let results = Mutex(Results())
+    private let onAnswer = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// What the queue has answered, and how many batches it still has to run.
     private struct Results {
@@ -27,6 +28,13 @@ public final class CommandWorker: Sendable {
         self.queue = queue
     }
 
+    /// Sets what to call when a batch has run (the loop's waker), replacing any earlier.
+    ///
+    /// - Parameter wake: Called on the worker's queue.
+    public func notify(_ wake: @escaping @Sendable () -> Void) {
+        onAnswer.withLock { $0 = wake }
+    }
+
     /// Whether a submitted batch has not finished yet.
     public var isWorking: Bool { results.withLock { $0.outstanding > 0 } }
 
@@ -42,6 +50,7 @@ public final class CommandWorker: Sendable {
                 results.answers += answers
                 results.outstanding -= 1
             }
+            self.onAnswer.withLock { $0 }?()
         }
     }
 
