@@ -179,7 +179,6 @@ extension AppState {
     /// Handles a key by the bindings of the mode the interface is in (``inputMode``): the mode's
     /// own (``ModalKeys``), then the text field's editor or the pane's (``KeyBindings``).
     private mutating func handleKey(_ event: KeyEvent) -> [AppCommand] {
-        if event == .key(.ctrl("c")) { return perform(.forceQuit) }
         let mode = inputMode
         if let binding = ModalKeys.binding(for: event, in: mode), binding.action != .modal(.editText) {
             return perform(binding.action)

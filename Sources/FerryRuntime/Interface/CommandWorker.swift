@@ -8,14 +8,8 @@ import Synchronization
 public final class CommandWorker: Sendable {
     private let performer: any CommandPerformer
     private let queue: DispatchQueue
-    private let results = Mutex(Results())
+    private let answers = Mutex<[AppMessage]>([])
     private let onAnswer = Mutex<(@Sendable () -> Void)?>(nil)
-
-    /// What the queue has answered, and how many batches it still has to run.
-    private struct Results {
-        var answers: [AppMessage] = []
-        var outstanding = 0
-    }
 
     /// Creates a worker.
     ///
@@ -35,21 +29,14 @@ public final class CommandWorker: Sendable {
         onAnswer.withLock { $0 = wake }
     }
 
-    /// Whether a submitted batch has not finished yet.
-    public var isWorking: Bool { results.withLock { $0.outstanding > 0 } }
-
     /// Runs `commands` on the worker's queue, after every batch submitted before.
     ///
     /// - Parameter commands: The model's commands, in order.
     public func submit(_ commands: [AppCommand]) {
         guard !commands.isEmpty else { return }
-        results.withLock { $0.outstanding += 1 }
         queue.async { [self] in
-            let answers = commands.flatMap(performer.perform)
-            self.results.withLock { results in
-                results.answers += answers
-                results.outstanding -= 1
-            }
+            let answered = commands.flatMap(performer.perform)
+            self.answers.withLock { $0 += answered }
             self.onAnswer.withLock { $0 }?()
         }
     }
@@ -58,9 +45,9 @@ public final class CommandWorker: Sendable {
     ///
     /// - Returns: The messages.
     public func takeAnswers() -> [AppMessage] {
-        results.withLock { results in
-            defer { results.answers = [] }
-            return results.answers
+        answers.withLock { answers in
+            defer { answers = [] }
+            return answers
         }
     }
 
