@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "Uploading", targets: ["Uploading"]),
         .library(name: "FerryApp", targets: ["FerryApp"]),
+        .library(name: "FerryRuntime", targets: ["FerryRuntime"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [

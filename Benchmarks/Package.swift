@@ -19,6 +19,7 @@ let package = Package(
             name: "queue-memory-benchmark",
             dependencies: [
                 .product(name: "FerryApp", package: "Ferry"),
+                .product(name: "FerryRuntime", package: "Ferry"),
                 .product(name: "TerminalUI", package: "Ferry"),
                 .product(name: "Uploading", package: "Ferry"),
             ]
@@ -27,6 +28,7 @@ let package = Package(
             name: "render-benchmark",
             dependencies: [
                 .product(name: "FerryApp", package: "Ferry"),
+                .product(name: "FerryRuntime", package: "Ferry"),
                 .product(name: "TerminalUI", package: "Ferry"),
                 .product(name: "Uploading", package: "Ferry"),
             ]

@@ -11,9 +11,11 @@ extension NcursesTerminal {
     /// are dropped, and columns it would leave unpainted (a `❤️` that the C library counts
     /// as one column) are padded with spaces, so the screen always matches the buffer.
     ///
+    /// Nothing is drawn while the terminal is the shell's (``suspend()``).
+    ///
     /// - Parameter buffer: The frame.
     public func draw(_ buffer: CellBuffer) {
-        guard isActive, let window else { return }
+        guard isActive, !isSuspended, let window else { return }
         resumeAfterSignalIfNeeded()
         let screenSize = size
         let diff = buffer.diff(from: previous)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CNcursesw
 import TerminalUI
 
@@ -9,14 +14,49 @@ extension NcursesTerminal {
     /// Insert/Delete, F1–F12 and Shift-Tab; Backspace arrives as `.key(.backspace)` whether
     /// the terminal sends DEL, BS or `KEY_BACKSPACE`. Escape followed within `ESCDELAY` by
     /// another key is that key with Alt. A terminal resize arrives as `.resize(newSize)`, and
-    /// the next ``draw(_:)`` repaints everything.
+    /// the next ``draw(_:)`` repaints everything; so does taking the terminal back after
+    /// ``suspend()``.
+    ///
+    /// The wait polls the terminal and the ``waker``'s pipe together: a `wake()` from another
+    /// thread, a resize, `fg` or a termination signal ends it early. A SIGTSTP from outside
+    /// suspends here, on the terminal's thread. While the process runs in the background after
+    /// a suspension, the terminal is neither read nor drawn on.
     ///
     /// - Parameter timeoutMilliseconds: How long to wait; negative waits forever, 0 polls.
-    /// - Returns: The event, or `nil` when the time ran out, an unknown key came or a deferred
-    ///   termination signal is pending (see ``pendingTerminationSignal``).
+    /// - Returns: The event, or `nil` when the time ran out, the wait was woken, an unknown key
+    ///   came or a deferred termination signal is pending (see ``pendingTerminationSignal``).
     public func readKey(timeoutMilliseconds: Int) -> KeyEvent? {
-        guard isActive, let window, pendingTerminationSignal == nil else { return nil }
+        guard isActive, pendingTerminationSignal == nil else { return nil }
+        if TerminalRestorer.suspendRequested.load(ordering: .acquiring) { suspend() }
+        if isSuspended {
+            if resumeIfForeground() { return .resize(size) }
+            _ = wait(forTerminal: false, timeoutMilliseconds: timeoutMilliseconds)
+            return resumeIfForeground() ? .resize(size) : nil
+        }
         resumeAfterSignalIfNeeded()
+        // Keys ncurses already holds (the rest of a burst it read while decoding) come first:
+        // the terminal's descriptor would not say they are there.
+        if let event = nextKey(timeoutMilliseconds: 0) { return event }
+        guard timeoutMilliseconds != 0, wait(forTerminal: true, timeoutMilliseconds: timeoutMilliseconds) else { return nil }
+        return nextKey(timeoutMilliseconds: 0)
+    }
+
+    /// Waits until the terminal (if `forTerminal`) has input, the waker is woken, or the time
+    /// runs out; resets the waker.
+    ///
+    /// - Returns: Whether the terminal has input.
+    private func wait(forTerminal: Bool, timeoutMilliseconds: Int) -> Bool {
+        var descriptors = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        if forTerminal { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: max(-1, timeoutMilliseconds)))
+        wakeup.drain()
+        guard ready > 0, forTerminal else { return false }
+        return descriptors[1].revents != 0
+    }
+
+    /// Reads one event from ncurses, waiting at most `timeoutMilliseconds`.
+    private func nextKey(timeoutMilliseconds: Int) -> KeyEvent? {
+        guard let window else { return nil }
         wtimeout(window, Int32(clamping: max(-1, timeoutMilliseconds)))
         var code: UInt32 = 0
         let result = cncurses_wget_wch(window, &code)

@@ -55,6 +55,12 @@ public final class NcursesTerminal {
     var hasDefaultColors = false
     var colorPairs: [ColorPairKey: Int32] = [:]
     var nextColorPair: Int32 = 1
+    /// Whether the terminal was given back to the shell (``suspend()``) and not yet taken back.
+    var isSuspended = false
+    let wakeup = EventWakeup()
+
+    /// What wakes ``readKey(timeoutMilliseconds:)`` from other threads.
+    public var waker: any TerminalWaking { wakeup }
 
     /// Whether the first termination signal is only recorded (see the type's discussion).
     public let defersTermination: Bool
@@ -104,6 +110,9 @@ public final class NcursesTerminal {
             throw .cannotInitializeScreen(term: term)
         }
         TerminalRestorer.needsRestore.store(true, ordering: .releasing)
+        TerminalRestorer.suspendRequested.store(false, ordering: .releasing)
+        TerminalRestorer.wakeDescriptor.store(wakeup.writeDescriptor, ordering: .releasing)
+        TerminalRestorer.installJobControl()
         set_term(screen)
         self.screen = screen
         let window = cncurses_stdscr()
@@ -138,9 +147,40 @@ public final class NcursesTerminal {
         previous = nil
         colorPairs = [:]
         nextColorPair = 1
+        isSuspended = false
         TerminalRestorer.uninstall()
+        TerminalRestorer.wakeDescriptor.store(-1, ordering: .releasing)
         TerminalRestorer.defersTermination.store(false, ordering: .releasing)
         TerminalRestorer.claimed.store(false, ordering: .releasing)
+    }
+
+    /// Gives the terminal back to the shell and stops the process group (Ctrl-Z); returns once
+    /// the process is continued. See ``TerminalBackend/suspend()``: the terminal is taken back
+    /// by the next ``readKey(timeoutMilliseconds:)`` that finds the process in the foreground.
+    /// Does nothing when SIGTSTP was ignored at start (no job control to come back by).
+    public func suspend() {
+        TerminalRestorer.suspendRequested.store(false, ordering: .releasing)
+        guard isActive, !isSuspended, !TerminalRestorer.stopIsIgnored.load(ordering: .acquiring) else { return }
+        if TerminalRestorer.needsRestore.exchange(false, ordering: .acquiringAndReleasing) {
+            curs_set(1)
+            endwin()
+        }
+        isSuspended = true
+        TerminalRestorer.stopProcessGroup()
+    }
+
+    /// Takes the terminal back after ``suspend()`` when the process is in the foreground again.
+    ///
+    /// - Returns: Whether the terminal is the interface's (again).
+    func resumeIfForeground() -> Bool {
+        guard isSuspended else { return true }
+        let group = tcgetpgrp(STDIN_FILENO)
+        guard group < 0 || group == getpgrp() else { return false }
+        isSuspended = false
+        TerminalRestorer.needsRestore.store(true, ordering: .releasing)
+        cursorVisible = true
+        invalidate()
+        return true
     }
 
     /// The screen size in cells (zero when not active).
@@ -162,7 +202,7 @@ public final class NcursesTerminal {
     /// After a signal handler restored the terminal and the process went on, curses
     /// resumes on the next refresh: owe `endwin` again, reinstall the handlers and repaint.
     func resumeAfterSignalIfNeeded() {
-        guard isActive, !TerminalRestorer.needsRestore.load(ordering: .acquiring) else { return }
+        guard isActive, !isSuspended, !TerminalRestorer.needsRestore.load(ordering: .acquiring) else { return }
         TerminalRestorer.needsRestore.store(true, ordering: .releasing)
         TerminalRestorer.install()
         invalidate()

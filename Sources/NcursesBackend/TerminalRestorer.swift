@@ -26,8 +26,13 @@ import Synchronization
 /// the handlers; see `NcursesTerminal.resumeAfterSignalIfNeeded()`.
 ///
 /// Handlers are installed before `newterm`, so ncurses does not install its own SIGINT and
-/// SIGTERM handlers (which would `exit(1)` instead of dying by the signal). ncurses keeps its
-/// SIGWINCH (resize) and SIGTSTP handlers.
+/// SIGTERM handlers (which would `exit(1)` instead of dying by the signal).
+///
+/// Job control (``installJobControl()``, after `newterm`): SIGTSTP from outside (`kill -TSTP`)
+/// is recorded in ``suspendRequested`` for the loop's thread to suspend on (ncurses' own
+/// handler would call `endwin` on whichever thread the signal lands, mid-draw perhaps); SIGCONT
+/// and SIGWINCH (after ncurses' handler, which notes the resize) wake the loop through
+/// ``wakeDescriptor``, as a deferred termination signal does.
 enum TerminalRestorer {
     /// Whether `endwin` is still owed. Read and cleared atomically from signal handlers.
     static let needsRestore = Atomic<Bool>(false)
@@ -38,7 +43,17 @@ enum TerminalRestorer {
     /// The deferred termination signal, or 0 when none arrived.
     static let pendingTermination = Atomic<Int32>(0)
 
+    /// The write end of the running terminal's waker pipe (``EventWakeup``), or -1: signal
+    /// handlers wake the loop through it.
+    static let wakeDescriptor = Atomic<Int32>(-1)
+    /// Whether a SIGTSTP from outside asked the loop to suspend.
+    static let suspendRequested = Atomic<Bool>(false)
+    /// Whether SIGTSTP was ignored when the terminal started (then Ctrl-Z does not stop the
+    /// process, as in a shell without job control).
+    static let stopIsIgnored = Atomic<Bool>(false)
+
     static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let jobControlSignals: [Int32] = [SIGTSTP, SIGCONT, SIGWINCH]
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]
 
     /// The dispositions replaced by ours, indexed by signal number.
@@ -90,9 +105,69 @@ enum TerminalRestorer {
         }
     }
 
-    /// Puts back the dispositions that ``install()`` replaced.
+    /// Installs the job-control handlers (after `newterm`, so ncurses' SIGWINCH handler is the
+    /// one ours calls first).
+    static func installJobControl() {
+        for signal in jobControlSignals where !installed[Int(signal)] {
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            if signal == SIGTSTP {
+                let ignored = isIgnored(current)
+                stopIsIgnored.store(ignored, ordering: .releasing)
+                if ignored { continue }
+            }
+            previousActions[Int(signal)] = current
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                TerminalRestorer.handleJobControl(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            if sigaction(signal, &action, nil) == 0 {
+                installed[Int(signal)] = true
+            }
+        }
+    }
+
+    /// Stops the process group with SIGTSTP's default action, as a shell's Ctrl-Z would have
+    /// (the whole group: a wrapper script stops too, and its shell sees the job stopped);
+    /// returns once it is continued. A group the kernel sees as orphaned (no shell to continue
+    /// it) is not stopped, and this returns at once.
+    static func stopProcessGroup() {
+        var original = sigaction()
+        var stop = sigaction()
+        stop.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&stop.sa_mask)
+        sigaction(SIGTSTP, &stop, &original)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        kill(0, SIGTSTP)
+        sigaction(SIGTSTP, &original, nil)
+    }
+
+    /// The job-control handler: note a SIGTSTP, let ncurses note a resize, wake the loop.
+    /// Async-signal-safe: atomics, `write` and ncurses' own handler only.
+    static func handleJobControl(_ signal: Int32) {
+        switch signal {
+        case SIGTSTP:
+            suspendRequested.store(true, ordering: .releasing)
+        case SIGWINCH:
+            let previous = previousActions[Int(signal)]
+            if let handler = previous.__sigaction_handler.sa_handler, !isIgnored(previous),
+               unsafeBitCast(handler, to: Int.self) != 0 {
+                handler(signal)
+            }
+        default:
+            break
+        }
+        EventWakeup.wake(wakeDescriptor.load(ordering: .acquiring))
+    }
+
+    /// Puts back the dispositions that ``install()`` and ``installJobControl()`` replaced.
     static func uninstall() {
-        for signal in terminationSignals + crashSignals where installed[Int(signal)] {
+        for signal in terminationSignals + crashSignals + jobControlSignals where installed[Int(signal)] {
             sigaction(signal, &previousActions[Int(signal)], nil)
             installed[Int(signal)] = false
         }
@@ -105,6 +180,7 @@ enum TerminalRestorer {
         if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP),
            defersTermination.load(ordering: .acquiring),
            pendingTermination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged {
+            EventWakeup.wake(wakeDescriptor.load(ordering: .acquiring))
             return
         }
         if needsRestore.exchange(false, ordering: .acquiringAndReleasing) {

@@ -59,20 +59,7 @@ struct Interface: AsyncParsableCommand {
             configuration: settings.queueConfiguration(journaled: journal != nil), transport: transport, journal: journal)
         let inbox = EventInbox()
         let subscription = manager.subscribe(on: DispatchQueue(label: "ferry.interface.events")) { inbox.append($0) }
-        var initial: [AppMessage] = []
-        do {
-            // Restored jobs wait for the user (the engine starts paused until it knows there are
-            // none), and a queue the user paused stays paused.
-            manager.pause()
-            let rememberedPause = (try? journal.map(InterfaceStateStore.init(journal:))?.value(Bool.self, forKey: EngineCommandPerformer.pauseKey)) ?? nil
-            let jobs = try manager.restore()
-            let paused = rememberedPause == true || jobs.contains { $0.state == .queued }
-            if !paused { manager.resume() }
-            let othersWaiting = (try? journal?.unfinishedJobCount(of: .send)) ?? 0
-            initial.append(.jobsRestored(jobs, paused: paused, othersWaiting: othersWaiting))
-        } catch {
-            initial.append(.commandFailed("journal: \(error.description)"))
-        }
+        let initial = InterfaceStartup.restore(into: manager, journal: journal)
         let start = State(folder: folder, settings: settings, initial: initial, notice: notice)
         let outcome = await Self.runOnOwnThread(start: start, manager: manager, journal: journal, inbox: inbox)
         manager.stop()

@@ -17,7 +17,7 @@ struct AppHarness {
         self.directories = directories
         state = AppState(directory: directory, settings: settings, homeDirectory: "/home/me", size: size,
                          timeZone: TimeZone(identifier: "UTC")!)
-        run(state.initialCommands)
+        run(state.start())
     }
 
     /// Sends one message and carries out the commands it yields.

@@ -99,10 +99,10 @@ struct AppViewTests {
         #expect(lines[4].contains("done"))
         #expect(lines[5].hasPrefix("· wait 日本.bin"))
         #expect(lines[5].contains("queued"))
-        #expect(lines[10].contains("queued 1 active 1 done 1 failed 1"))
+        #expect(lines[10].contains("queued 1 active 1/4 done 1 failed 1"))
     }
 
-    @Test("overall progress is finished work over all work, in file bytes: a failed job is finished, a folder counts nothing, a running one its share")
+    @Test("overall progress is what was sent of all the files' bytes: a failed job counts as not sent (everything failed is not 100 %), a folder counts nothing, a running one its share")
     func overallProgressIsFinishedWork() {
         var app = AppHarness(directories: ["/data": []], size: Size(width: 80, height: 12))
         let spec = { (name: String) in
@@ -114,7 +114,7 @@ struct AppViewTests {
         let done = UploadJob(id: 2, spec: spec("ok.bin"), state: .succeeded, progress: sent, attempts: 1)
         for job in [failed, done] { app.send(.uploadEventReceived(.queued(job))) }
         var status = app.screen(width: 80, height: 12).lines()[10]
-        #expect(status.contains("done 1 failed 1 │ 100%"), "everything finished: \(status)")
+        #expect(status.contains("done 1 failed 1 │ 50%"), "everything finished, half of it sent: \(status)")
         // A folder queued by mistake fails with no bytes: it moves nothing. A running job counts
         // the share of its request sent, in file bytes (the request adds the form's framing).
         let folder = UploadJob(id: 3, spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/d/sub", size: nil, modificationTimeNanoseconds: nil)]),
@@ -124,7 +124,7 @@ struct AppViewTests {
         let waiting = UploadJob(id: 5, spec: spec("next.bin"))
         for job in [folder, running, waiting] { app.send(.uploadEventReceived(.queued(job))) }
         status = app.screen(width: 80, height: 12).lines()[10]
-        #expect(status.contains("│ 62%"), "2,500 of 4,000 file bytes: \(status)")
+        #expect(status.contains("│ 37%"), "1,500 of 4,000 file bytes sent: \(status)")
     }
 
     @Test func namesThatAreNotUTF8ShowTheirBytesEscapedInTheQueueAndDetails() {

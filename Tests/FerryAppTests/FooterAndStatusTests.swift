@@ -59,7 +59,7 @@ struct FooterAndStatusTests {
     func countsAreReadableAt80Columns() {
         let app = Self.appWithFourJobs()
         let status = app.screen(width: 80, height: 24).lines()[22]
-        #expect(status.contains("queued 2 active 1 done 1 failed 1"), "\(status)")
+        #expect(status.contains("queued 2 active 1/4 done 1 failed 1"), "\(status)")
         #expect(!status.contains("Q2"), "\(status)")
         var empty = AppHarness(directories: AppUpdateTests.tree, settings: Self.valid, size: Size(width: 80, height: 24))
         empty.type("jj ")

@@ -40,9 +40,10 @@ struct HelpScreenTests {
         #expect(!text.contains("…"), "truncated:\n\(text)")
         #expect(!text.contains("less concurrency"), "- is listed under +/-:\n\(text)")
         #expect(text.contains("+/-"))
-        // The Queue section's rows sit under its heading: `d remove` and `x clear done` included.
+        // The Queue section's rows sit under its heading: `d remove`, `D remove failed jobs` and
+        // `x clear done` included.
         let queueRows = lines.filter { $0.contains("clear done") || $0.contains(" remove") }
-        #expect(queueRows.count == 2, "\(text)")
+        #expect(queueRows.count == 3, "\(text)")
         if let queue = Self.columnStarts(of: "Queue", in: lines) {
             #expect(queue.rows.count >= 9, "the Queue section is split:\n\(text)")
         }
@@ -52,9 +53,9 @@ struct HelpScreenTests {
     func scrollsAtTheMinimumSize() {
         let top = Self.helpLines(width: 40, height: 12)
         #expect(top.joined().contains("Everywhere"))
-        #expect(!top.joined().contains("clear done"))
+        #expect(!top.joined().contains("delete a word"))
         let bottom = Self.helpLines(width: 40, height: 12, keys: "G")
-        #expect(bottom.joined().contains("clear done"), "\(bottom.joined(separator: "\n"))")
+        #expect(bottom.joined().contains("delete a word"), "\(bottom.joined(separator: "\n"))")
         #expect(!bottom.joined().contains("Everywhere"))
         let back = Self.helpLines(width: 40, height: 12, keys: "Gg")
         #expect(back.joined().contains("Everywhere"))

@@ -96,8 +96,45 @@ struct InterfaceLoopTests {
         ])
         #expect(loop(terminal, performer: performer).run(initial: []) == nil)
         #expect(terminal.unmetWaits.isEmpty)
-        #expect(terminal.requestedTimeouts.contains(InterfaceLoop.activeTimeoutMilliseconds),
-                "the loop polls quickly while a command runs")
+    }
+
+    @Test("an upload event ends the loop's sleep and shows in the next frame; idle, the loop sleeps a second at a time")
+    func eventsWakeTheLoop() {
+        let inbox = EventInbox()
+        let spec = UploadJobSpec(url: "http://127.0.0.1:9/u", files: [QueuedFile(path: "/x/woken.txt", size: 5, modificationTimeNanoseconds: 1)])
+        let job = UploadJob(id: 7, spec: spec, state: .failed)
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .key(.char("3")),
+            .action {
+                Thread.detachNewThread {
+                    Thread.sleep(forTimeInterval: 0.3)
+                    inbox.append([.failed(job, reason: .serverRejected(status: 401, retryAfter: nil))])
+                }
+            },
+            .idleUntilScreen(containing: "woken.txt"),
+        ])
+        let state = AppState(directory: folder.path, settings: FormSettings(), homeDirectory: "/", size: terminal.size,
+                             timeZone: TimeZone(identifier: "UTC")!)
+        let worker = CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: nil))
+        _ = InterfaceLoop(terminal: terminal, worker: worker, inbox: inbox, state: state).run(initial: [])
+        #expect(terminal.unmetWaits.isEmpty)
+        #expect(terminal.wokenWaits >= 1, "the event woke the loop's wait")
+        #expect(terminal.requestedTimeouts.max() == InterfaceLoop.idleTimeoutMilliseconds)
+    }
+
+    @Test("Ctrl-Z suspends on the loop's thread, whatever is open, and the screen is drawn again after")
+    func controlZSuspends() {
+        let terminal = FakeTerminal(size: Size(width: 100, height: 24), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .key(.char("/")),
+            .key(.key(.ctrl("z"))),
+            .resize(Size(width: 100, height: 24)),
+            .waitForScreen(containing: "alpha.txt"),
+        ])
+        _ = loop(terminal, performer: EngineCommandPerformer(manager: manager, journal: nil)).run(initial: [])
+        #expect(terminal.suspensions == 1)
+        #expect(terminal.unmetWaits.isEmpty)
     }
 
     @Test("a resize draws the next frame at the new size")

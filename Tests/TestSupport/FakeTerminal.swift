@@ -19,7 +19,49 @@ public final class FakeTerminal: TerminalBackend {
         case signal(Int32)
         /// The test acts (opens a gate, writes a file) while the loop runs.
         case action(@Sendable () -> Void)
+        /// No key is pressed, and the loop's wait for keys really waits, as a real terminal's
+        /// would: up to the loop's timeout, or until the ``waker`` is woken (counted in
+        /// ``wokenWaits``); the step is done once the last frame shows `text` (or the patience
+        /// runs out, which ``unmetWaits`` records).
+        case idleUntilScreen(containing: String)
     }
+
+    /// A waker that counts its wakes and ends an idle step's wait.
+    ///
+    /// `@unchecked Sendable`: `wakes` is only read and written with `condition` locked.
+    public final class FakeWaker: TerminalWaking, @unchecked Sendable {
+        private let condition = NSCondition()
+        private var wakes = 0
+
+        /// How many times it was woken.
+        public var count: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return wakes
+        }
+
+        public func wake() {
+            condition.lock()
+            wakes += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits until woken (after `seen` wakes) or `milliseconds` pass.
+        ///
+        /// - Returns: Whether it was woken.
+        func wait(milliseconds: Int, seen: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+            condition.lock()
+            defer { condition.unlock() }
+            while wakes <= seen {
+                if !condition.wait(until: deadline) { return wakes > seen }
+            }
+            return true
+        }
+    }
+
+    private var seenWakes = 0
 
     /// The screen size in cells.
     public private(set) var size: Size
@@ -31,6 +73,16 @@ public final class FakeTerminal: TerminalBackend {
     public private(set) var unmetWaits: [String] = []
     /// The timeouts the loop asked ``readKey(timeoutMilliseconds:)`` to wait, in order.
     public private(set) var requestedTimeouts: [Int] = []
+    /// How many times the loop suspended (Ctrl-Z).
+    public private(set) var suspensions = 0
+    /// Counts wakes, and ends an ``Step/idleUntilScreen(containing:)`` step's wait.
+    public let fakeWaker = FakeWaker()
+    /// How many waits of ``Step/idleUntilScreen(containing:)`` steps a wake ended (not their
+    /// timeout).
+    public private(set) var wokenWaits = 0
+
+    /// The loop's waker: ``fakeWaker``.
+    public var waker: any TerminalWaking { fakeWaker }
 
     private var script: [Step]
     private let patience: Duration
@@ -51,6 +103,11 @@ public final class FakeTerminal: TerminalBackend {
     /// The last frame's lines (empty before the first frame).
     public var screen: [String] { frames.last?.lines() ?? [] }
 
+    /// Records the suspension; the next key is the script's.
+    public func suspend() {
+        suspensions += 1
+    }
+
     /// Records the frame.
     ///
     /// - Parameter buffer: The frame.
@@ -67,6 +124,21 @@ public final class FakeTerminal: TerminalBackend {
         guard pendingTerminationSignal == nil else { return nil }
         guard let step = script.first else { return .key(.ctrl("c")) }
         switch step {
+        case .idleUntilScreen(let text):
+            // Wakes before the step began do not count.
+            if waitDeadline == nil { seenWakes = fakeWaker.count }
+            let deadline = waitDeadline ?? ContinuousClock.now + patience
+            if screen.contains(where: { $0.contains(text) }) || ContinuousClock.now >= deadline {
+                if !screen.contains(where: { $0.contains(text) }) { unmetWaits.append(text) }
+                script.removeFirst()
+                waitDeadline = nil
+                return nil
+            }
+            waitDeadline = deadline
+            let budget = timeoutMilliseconds < 0 ? 1000 : min(timeoutMilliseconds, 1000)
+            if fakeWaker.wait(milliseconds: budget, seen: seenWakes) { wokenWaits += 1 }
+            seenWakes = fakeWaker.count
+            return nil
         case .key(let event):
             script.removeFirst()
             return event

@@ -1,5 +1,6 @@
 import Dispatch
 import FerryApp
+import FerryRuntime
 import Foundation
 import TerminalUI
 import Uploading
@@ -55,7 +56,7 @@ struct QueueMemoryBenchmark {
                 for message in batch { try perform(state.update(message)) }
             }
         }
-        try perform(state.initialCommands)
+        try perform(state.start())
         try settle()
         let files = state.browser.shownEntries.count
         for key in ["a", "u"] {

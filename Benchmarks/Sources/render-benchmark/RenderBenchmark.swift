@@ -1,5 +1,6 @@
 import Dispatch
 import FerryApp
+import FerryRuntime
 import Foundation
 import TerminalUI
 import Uploading

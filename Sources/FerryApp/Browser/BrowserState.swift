@@ -30,6 +30,8 @@ public struct BrowserState: Hashable, Sendable {
     public private(set) var selectedBytes: Int64 = 0
     /// How many selected files each directory holds directly, by the directory's path.
     private var selectedCountByDirectory: [String: Int] = [:]
+    /// Folders selected whole (Space on them), with how many files they held then.
+    private var wholeFolders: [String: Int] = [:]
 
     /// Creates a browser on a directory (not yet read).
     ///
@@ -84,7 +86,7 @@ public struct BrowserState: Hashable, Sendable {
     private mutating func deselectVanishedFiles() {
         guard selectedCountByDirectory[directory] != nil else { return }
         let present = Set(entries.map(\.path))
-        let vanished = selectionOrder.filter { !present.contains($0) && DirectoryReader.parent(of: $0).directory == directory }
+        let vanished = selectionOrder.filter { !present.contains($0) && DirectoryPath.parent(of: $0).directory == directory }
         deselect(vanished)
     }
 
@@ -124,6 +126,33 @@ public struct BrowserState: Hashable, Sendable {
         return selectedCountByDirectory.keys.contains { $0 == folder || $0.hasPrefix(prefix) }
     }
 
+    /// How many selected files lie under a folder, at any depth.
+    ///
+    /// - Parameter folder: The folder's path.
+    /// - Returns: The count.
+    public func selectedCount(under folder: String) -> Int {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return selectedCountByDirectory.reduce(0) { $0 + ($1.key == folder || $1.key.hasPrefix(prefix) ? $1.value : 0) }
+    }
+
+    /// Whether every file found under a folder when it was selected whole (Space on it) is still
+    /// selected; false for a folder only part of which was picked.
+    ///
+    /// - Parameter folder: The folder's path.
+    /// - Returns: Whether it is wholly selected.
+    public func isWhollySelected(_ folder: String) -> Bool {
+        guard let count = wholeFolders[folder] else { return false }
+        return selectedCount(under: folder) >= count
+    }
+
+    /// Selects every file collected under a folder, and remembers the folder as selected whole.
+    ///
+    /// - Parameter collection: The folder's files.
+    public mutating func selectWhole(_ collection: FileCollection) {
+        select(collection.files)
+        wholeFolders[collection.directory] = collection.files.count
+    }
+
     /// Selects files (already selected ones stay as they are).
     ///
     /// - Parameter files: The files.
@@ -132,7 +161,7 @@ public struct BrowserState: Hashable, Sendable {
             selection[file.path] = file
             selectionOrder.append(file.path)
             selectedBytes += file.size ?? 0
-            selectedCountByDirectory[DirectoryReader.parent(of: file.path).directory, default: 0] += 1
+            selectedCountByDirectory[DirectoryPath.parent(of: file.path).directory, default: 0] += 1
         }
     }
 
@@ -145,7 +174,7 @@ public struct BrowserState: Hashable, Sendable {
             guard let file = selection.removeValue(forKey: path) else { continue }
             selectedBytes -= file.size ?? 0
             removed.insert(path)
-            let directory = DirectoryReader.parent(of: path).directory
+            let directory = DirectoryPath.parent(of: path).directory
             let remaining = (selectedCountByDirectory[directory] ?? 1) - 1
             selectedCountByDirectory[directory] = remaining > 0 ? remaining : nil
         }
@@ -158,6 +187,7 @@ public struct BrowserState: Hashable, Sendable {
         selectionOrder = []
         selectedBytes = 0
         selectedCountByDirectory = [:]
+        wholeFolders = [:]
     }
 
     private mutating func refresh(focusing name: String?) {

@@ -168,6 +168,32 @@ public struct FormState: Hashable, Sendable {
         }
     }
 
+    /// Why text typed into a parameter or header row cannot be taken as it is: a parameter
+    /// without `=` (`noequals`), a header without `:` (`NoColon`) — curl refuses both, and
+    /// saving them as `noequals=` or an empty header would send what the user did not write.
+    /// Empty text is taken (the row is dropped).
+    ///
+    /// - Parameters:
+    ///   - text: The edited text.
+    ///   - field: The row.
+    /// - Returns: The problem, in words, or nil.
+    public static func shapeProblem(of text: String, in field: FormField) -> String? {
+        guard !text.trimmingSpaces.isEmpty else { return nil }
+        switch field {
+        case .parameter where !text.contains("="):
+            return "a parameter is name=value (an empty value is name=); Esc leaves it unchanged"
+        case .header where !text.contains(":"):
+            return "a header is Name: value; Esc leaves it unchanged"
+        default:
+            return nil
+        }
+    }
+
+    /// The first row that blocks queueing, if any.
+    public var firstInvalidField: FormField? {
+        fields.first { error(of: $0) != nil }
+    }
+
     /// Removes a parameter or header row whose name and value are both empty (a row added
     /// with `n` and left blank).
     ///
@@ -233,12 +259,36 @@ public struct FormState: Hashable, Sendable {
     /// - Returns: One spec per file, or one for all, by ``FormSettings/mode``.
     public func jobSpecs(for files: [QueuedFile]) -> [UploadJobSpec] {
         // The jobs share one spec's URL, headers and parameters; only their files differ.
-        let batch = UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers,
-                                  fileField: settings.fileField, textFields: settings.parameters, files: [],
-                                  maximumRetries: settings.retries, connection: settings.connection)
+        let batch = request
         switch settings.mode {
         case .perFile: return files.map { batch.replacingFiles([$0]) }
         case .bundle: return files.isEmpty ? [] : [batch.replacingFiles(files)]
         }
+    }
+
+    /// The request the form describes, without files: what every job queued now shares, and
+    /// what a retry "with the current form" sends.
+    public var request: UploadJobSpec {
+        UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers, fileField: settings.fileField,
+                      textFields: settings.parameters, files: [], maximumRetries: settings.retries,
+                      connection: settings.connection)
+    }
+
+    /// What of the request differs between a job's spec and the form as it is now, in words
+    /// (`URL`, `headers`), in the form's order; empty when the job would go out the same.
+    ///
+    /// - Parameter spec: The job's spec.
+    /// - Returns: The differences.
+    public func requestChanges(from spec: UploadJobSpec) -> [String] {
+        let now = request
+        var changes: [String] = []
+        if spec.url != now.url { changes.append("URL") }
+        if spec.method != now.method { changes.append("method") }
+        if spec.fileField != now.fileField { changes.append("file field") }
+        if spec.maximumRetries != now.maximumRetries { changes.append("retries") }
+        if spec.textFields != now.textFields { changes.append("parameters") }
+        if spec.headers != now.headers { changes.append("headers") }
+        if spec.connection != now.connection { changes.append("connection") }
+        return changes
     }
 }

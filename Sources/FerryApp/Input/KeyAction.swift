@@ -12,6 +12,8 @@ public enum KeyAction: Hashable, Sendable {
     case quit
     /// Quit at once.
     case forceQuit
+    /// Stop the program and go back to the shell (`fg` comes back).
+    case suspend
     /// Queue the selection with the form's settings.
     case queueSelection
     /// Move the cursor in the focused list (or scroll the help screen or a job's details).
@@ -58,6 +60,14 @@ public enum KeyAction: Hashable, Sendable {
     case remove
     /// Remove every succeeded job.
     case clearSucceeded
+    /// Remove every failed job.
+    case removeFailed
+    /// Clear the filter of the Files pane.
+    case clearFilter
+    /// What a key does in a dialog, a text field or another mode (``ModalKeys``).
+    case modal(ModalAction)
+    /// Move the cursor to the next failed job (after the cursor, wrapping around).
+    case nextFailure
     /// One more upload at once.
     case moreConcurrency
     /// One fewer upload at once.

@@ -59,6 +59,8 @@ public enum KeyBindings {
         KeyBinding([char("~")], "~", "home", pane: .files, action: .home, showsInHelpBar: false),
         KeyBinding([char("/")], "/", "filter", pane: .files, action: .filter, helpBarPriority: .high),
         KeyBinding([char("r")], "r", "refresh", pane: .files, action: .refresh, helpBarPriority: .low),
+        KeyBinding([key(.escape)], "Esc", "clear filter", pane: .files, action: .clearFilter, showsInHelpBar: false,
+                   whyDisabled: { $0.browser.filter.isEmpty ? "no filter" : nil }),
         KeyBinding([char(".")], ".", "hidden", pane: .files, action: .toggleHidden, showsInHelpBar: false),
         KeyBinding([char("s")], "s", "sort", pane: .files, action: .cycleSort, helpBarPriority: .low),
         KeyBinding([char(" ")], "Space", "select", pane: .files, action: .toggleSelection,
@@ -122,6 +124,10 @@ public enum KeyBindings {
                    }),
         KeyBinding([char("x")], "x", "clear done", short: "clear", pane: .queue, action: .clearSucceeded,
                    helpBarPriority: .high),
+        KeyBinding([char("f")], "f", "next failure", pane: .queue, action: .nextFailure, showsInHelpBar: false,
+                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
+        KeyBinding([char("D")], "D", "remove failed jobs", pane: .queue, action: .removeFailed, showsInHelpBar: false,
+                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
         KeyBinding([char("+"), char("=")], "+/-", "more/fewer at once", short: "at once", pane: .queue,
                    action: .moreConcurrency),
         KeyBinding([char("-")], "-", "fewer at once", pane: .queue, action: .lessConcurrency, showsInHelpBar: false,
@@ -143,5 +149,6 @@ public enum KeyBindings {
         KeyBinding([char("?")], "?", "help", pane: nil, action: .showHelp, helpBarPriority: .essential),
         KeyBinding([char("q")], "q", "quit", pane: nil, action: .quit, helpBarPriority: .essential),
         KeyBinding([key(.ctrl("c"))], "Ctrl-C", "quit now", pane: nil, action: .forceQuit, showsInHelpBar: false),
+        KeyBinding([key(.ctrl("z"))], "Ctrl-Z", "suspend (fg comes back)", pane: nil, action: .suspend, showsInHelpBar: false),
     ]
 }

@@ -12,12 +12,4 @@ public enum ListMovement: Hashable, Sendable {
     case top
     /// To the bottom.
     case bottom
-
-    /// The movement an action makes, or nil for an action that moves nothing.
-    ///
-    /// - Parameter action: A key binding's action.
-    public init?(_ action: KeyAction) {
-        guard case .move(let movement) = action else { return nil }
-        self = movement
-    }
 }

@@ -15,6 +15,9 @@ public enum AppCommand: Hashable, Sendable {
     case loadJobDetails(UploadJobID)
     /// Retry one failed or cancelled job.
     case retry(UploadJobID)
+    /// Retry failed or cancelled jobs with the form's request as it is now (``FormState/request``:
+    /// URL, method, headers, fields, connection) instead of the one they were queued with.
+    case retryWithRequest([UploadJobID], UploadJobSpec)
     /// Retry every failed and cancelled job (not those that may have arrived).
     case retryFailedAndCancelled
     /// Cancel one job.
@@ -35,4 +38,7 @@ public enum AppCommand: Hashable, Sendable {
     case saveForm(FormSettings)
     /// Stop the engine (unfinished jobs stay in the journal), restore the terminal and exit.
     case quit
+    /// Give the terminal back to the shell and stop the process (Ctrl-Z); the runtime carries it
+    /// out on the terminal's thread, and the uploads go on once the process is continued.
+    case suspend
 }

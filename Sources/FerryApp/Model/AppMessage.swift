@@ -31,6 +31,9 @@ public enum AppMessage: Hashable, Sendable {
     /// when `paused` (the user paused it last time, or unfinished jobs came back: they wait for
     /// the user); `othersWaiting` jobs of `ferry send` wait for its `--resume`.
     case jobsRestored([UploadJob], paused: Bool, othersWaiting: Int)
+    /// The restore deleted this many cancelled jobs of an earlier run (cancelled jobs are not
+    /// kept from one run to the next): the status line says so.
+    case cancelledJobsCleared(Int)
     /// The form saved by an earlier run was read from the journal.
     case formRestored(FormSettings)
     /// A command could not be carried out.

@@ -17,12 +17,16 @@ extension AppState {
         case .quit:
             let summary = queue.summary
             guard summary.queued + summary.uploading == 0 else {
+                // Nothing new starts while the question waits for an answer.
                 confirmation = .quit(inFlight: summary.uploading, waiting: summary.queued)
-                return []
+                pausedBeforeQuitWait = queue.isPaused
+                return queue.isPaused ? [] : [.setPaused(true)]
             }
             return quitNow()
         case .forceQuit:
             return quitNow()
+        case .suspend:
+            return [.suspend]
         case .queueSelection:
             return queueSelection()
         case .move(let movement): move(movement)
@@ -55,8 +59,26 @@ extension AppState {
             // The queue's pause changes when the engine says so (`pausedChanged`).
             let paused = !queue.isPaused
             return [.setPaused(paused), .rememberPause(paused)]
-        case .remove: return queue.current.map { [.remove($0.id)] } ?? []
-        case .clearSucceeded: return [.clearSucceeded]
+        case .remove:
+            guard let id = queue.current?.id else { return [] }
+            queue.removeAhead([id])
+            return [.remove(id)]
+        case .clearSucceeded:
+            queue.removeAhead(queue.order.filter { queue.rows[$0]?.state == .succeeded })
+            return [.clearSucceeded]
+        case .removeFailed:
+            let failed = queue.order.filter { queue.rows[$0]?.state == .failed }
+            queue.removeAhead(failed)
+            notice = "removed \(failed.count) failed upload(s)"
+            return failed.map { .remove($0) }
+        case .nextFailure:
+            let count = queue.order.count
+            let start = queue.scroll.cursor
+            if let step = (1...max(1, count)).first(where: { queue.rows[queue.order[(start + $0) % count]]?.state == .failed }) {
+                queue.scroll.select((start + step) % count)
+            }
+        case .clearFilter: browser.setFilter("")
+        case .modal(let modal): return performModal(modal)
         case .moreConcurrency: return changeConcurrency(by: 1)
         case .lessConcurrency: return changeConcurrency(by: -1)
         }
@@ -64,11 +86,33 @@ extension AppState {
     }
 
     private mutating func queueSelection() -> [AppCommand] {
-        let specs = form.jobSpecs(for: browser.selectedFiles)
+        let files = browser.selectedFiles
+        let specs = form.jobSpecs(for: files)
+        let again = queuedBefore(files.map(\.path))
+        var notes: [String] = []
+        if again > 0 { notes.append("\(again) of these file(s) were already queued or sent to this URL: they go again") }
+        // New uploads wait while the queue is paused (by the user, or since uploads of last time
+        // came back): say so rather than leave them sitting.
+        if queue.isPaused { notes.append("the queue is paused: p starts it") }
+        if !notes.isEmpty { notice = notes.joined(separator: "; ") }
         browser.clearSelection()
         queue.reserveCapacity(forAdding: specs.count)
         focus = .queue
         return [.enqueue(specs)]
+    }
+
+    /// How many of these paths a job in the queue already sends (or sent, or failed to send) to
+    /// the form's URL.
+    private func queuedBefore(_ paths: [String]) -> Int {
+        let url = form.settings.url
+        var known = Set<String>()
+        for id in queue.order {
+            guard let row = queue.rows[id], row.state != .cancelled else { continue }
+            let job = row.job
+            guard job.spec.url == url else { continue }
+            for file in job.spec.files { known.insert(file.path) }
+        }
+        return paths.filter(known.contains).count
     }
 
     private mutating func move(_ movement: ListMovement) {
@@ -127,7 +171,7 @@ extension AppState {
     }
 
     private func openParent() -> [AppCommand] {
-        let (directory, name) = DirectoryReader.parent(of: browser.directory)
+        let (directory, name) = DirectoryPath.parent(of: browser.directory)
         guard directory != browser.directory else { return [] }
         return [.loadDirectory(directory, focusName: name.displayablePath)]
     }
@@ -215,7 +259,18 @@ extension AppState {
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             return []
         }
-        form.scroll.setCount(form.fields.count)
+        // The cursor stays among the rows of the kind deleted: on the next one, or the one
+        // before when the last was deleted (not on "+ parameter").
+        let fields = form.fields
+        form.scroll.setCount(fields.count)
+        switch form.currentField {
+        case .newParameter where !form.settings.parameters.isEmpty:
+            form.scroll.select(fields.firstIndex(of: .parameter(form.settings.parameters.count - 1)) ?? form.scroll.cursor)
+        case .newHeader where !form.settings.headers.isEmpty:
+            form.scroll.select(fields.firstIndex(of: .header(form.settings.headers.count - 1)) ?? form.scroll.cursor)
+        default:
+            break
+        }
         return commands(afterFormChangeFrom: before)
     }
 
@@ -226,13 +281,32 @@ extension AppState {
             confirmation = .resend(job.id, name: job.displayName)
             return []
         }
-        return [.retry(job.id)]
+        return retrying([job.id], asQueued: [.retry(job.id)])
     }
 
     private mutating func retryFailedAndCancelled() -> [AppCommand] {
         let skipped = queue.rows.values.filter(\.job.mayHaveArrived).count
         if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
-        return [.retryFailedAndCancelled]
+        let ids = queue.order.filter { id in
+            guard let job = queue.rows[id]?.job else { return false }
+            return (job.state == .failed || job.state == .cancelled) && !job.mayHaveArrived
+        }
+        return retrying(ids, asQueued: [.retryFailedAndCancelled])
+    }
+
+    /// Retries jobs: as they were queued (`asQueued`) when the form's request is the same, or
+    /// when the form cannot send (a row is invalid); otherwise asks whether to send them with
+    /// the form as it is now — after a 401 the user fixes the form's URL or headers, then retries.
+    mutating func retrying(_ ids: [UploadJobID], asQueued: [AppCommand]) -> [AppCommand] {
+        guard form.blockingReason == nil else { return asQueued }
+        var changes: [String] = []
+        for id in ids {
+            guard let spec = queue.rows[id]?.job.spec else { continue }
+            for change in form.requestChanges(from: spec) where !changes.contains(change) { changes.append(change) }
+        }
+        guard !changes.isEmpty else { return asQueued }
+        confirmation = .retryWithForm(ids, changes: changes, asQueued: asQueued)
+        return []
     }
 
     /// Runs one upload more or fewer at once (1...64).

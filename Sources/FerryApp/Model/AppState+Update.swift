@@ -7,6 +7,13 @@ extension AppState {
     /// - Parameter message: What happened.
     /// - Returns: What to do.
     public mutating func update(_ message: AppMessage) -> [AppCommand] {
+        let shown = notice
+        let commands = applying(message)
+        if notice != shown { noticeSince = notice == nil ? nil : now }
+        return commands
+    }
+
+    private mutating func applying(_ message: AppMessage) -> [AppCommand] {
         switch message {
         case .keyPressed(.resize(let size)):
             self.size = size
@@ -14,17 +21,20 @@ extension AppState {
             return []
         case .clockTicked(let instant):
             now = instant
+            if notice != nil, let since = noticeSince, instant - since >= Self.noticeLifetime {
+                notice = nil
+            }
             return []
         case .keyPressed(let event):
-            notice = nil
-            return handleKey(event)
+            return received(event)
         case .directoryLoaded(let listing):
             browser.load(listing)
-            return []
+            return arrived(.listing(listing.path))
         case .directoryChanged(let path):
             return path == browser.directory ? reloadDirectory() : []
         case .filesCollected(let collection):
-            return collected(collection)
+            let commands = collected(collection)
+            return commands + arrived(.collection(collection.directory))
         case .uploadEventReceived(let event):
             apply(event)
             return quitIfInFlightFinished()
@@ -39,6 +49,10 @@ extension AppState {
             return []
         case let .jobsRestored(jobs, paused, othersWaiting):
             return restored(jobs, paused: paused, othersWaiting: othersWaiting)
+        case .cancelledJobsCleared(let count):
+            let cleared = "\(count) cancelled upload(s) of last time were cleared"
+            notice = notice.map { $0 + "; " + cleared } ?? cleared
+            return []
         case .formRestored(let settings):
             form = FormState(settings: settings)
             applyLayout()
@@ -92,85 +106,107 @@ extension AppState {
         }
     }
 
+    /// Takes a typed key: applies it now, or keeps it for when the answer it (or a key before it)
+    /// waits for has come (Ctrl-C and Ctrl-Z act at once).
+    private mutating func received(_ event: KeyEvent) -> [AppCommand] {
+        // Nothing but a text field's word keys is bound to Alt: a fast Esc then key arrives as
+        // Alt-key, and is taken as the two keys.
+        if case .alt(let key) = event, !editorTakes(event) {
+            return received(.key(.escape)) + received(.key(key))
+        }
+        if event == .key(.ctrl("c")) {
+            typeAhead = []
+            return perform(.forceQuit)
+        }
+        // Ctrl-Z suspends at once, whatever is open or waited for: it changes nothing here.
+        if event == .key(.ctrl("z")) { return perform(.suspend) }
+        // While an answer is awaited, a key that reads what it brings waits for it, and so does
+        // every key after the first that waited: keys act in the order they were typed.
+        guard awaited == nil || (typeAhead.isEmpty && !readsAwaitedResult(event)) else {
+            typeAhead.append(event)
+            return []
+        }
+        return pressed(event)
+    }
+
+    /// Whether a key acts on what an awaited answer brings: the Files pane's keys and its
+    /// filter (the folder's listing), and `u` anywhere (a folder's files being selected). Other
+    /// keys (Tab, `?`, the Form's and the Queue's) act at once while a slow folder is read.
+    private func readsAwaitedResult(_ event: KeyEvent) -> Bool {
+        let binding = KeyBindings.binding(for: event, in: focus)
+        if binding?.action == .queueSelection { return true }
+        switch inputMode {
+        case .filterEditor: return true
+        case .pane(.files): return binding == nil || binding?.pane == .files
+        default: return false
+        }
+    }
+
+    /// Applies one key and notes the answer the next keys must wait for, if its commands ask
+    /// for one (a folder's listing when the browser moves to another folder, a folder's files).
+    private mutating func pressed(_ event: KeyEvent) -> [AppCommand] {
+        notice = nil
+        let commands = handleKey(event)
+        for command in commands {
+            switch command {
+            case .loadDirectory(let path, _) where path != browser.directory: awaited = .listing(path)
+            case .collectFiles(let path): awaited = .collection(path)
+            default: break
+            }
+        }
+        return commands
+    }
+
+    /// An answer came: if the keys typed ahead waited for it, they are applied, in order, until
+    /// one of them waits again.
+    private mutating func arrived(_ result: AwaitedResult) -> [AppCommand] {
+        guard awaited == result else { return [] }
+        awaited = nil
+        var commands: [AppCommand] = []
+        while awaited == nil, !isQuitting, !typeAhead.isEmpty {
+            commands += pressed(typeAhead.removeFirst())
+        }
+        return commands
+    }
+
+    /// Whether the text field being edited uses an Alt key (a word move or delete).
+    private func editorTakes(_ event: KeyEvent) -> Bool {
+        if focus == .files, var editor = browser.filterEditor { return editor.handle(event) }
+        if focus == .form, var editing = form.editing { return editing.editor.handle(event) }
+        return false
+    }
+
+    /// Handles a key by the bindings of the mode the interface is in (``inputMode``): the mode's
+    /// own (``ModalKeys``), then the text field's editor or the pane's (``KeyBindings``).
     private mutating func handleKey(_ event: KeyEvent) -> [AppCommand] {
-        if event == .key(.ctrl("c")) { return perform(.forceQuit) }
-        // Outside text fields nothing is bound to Alt: a fast Esc then key arrives as Alt-key.
-        if case .alt(let key) = event, browser.filterEditor == nil, form.editing == nil {
-            return handleKey(.key(.escape)) + handleKey(.key(key))
+        let mode = inputMode
+        if let binding = ModalKeys.binding(for: event, in: mode), binding.action != .modal(.editText) {
+            return perform(binding.action)
         }
-        if let confirmation { return answer(confirmation, with: event) }
-        if quitsWhenInFlightFinish {
-            if event == .key(.escape) {
-                quitsWhenInFlightFinish = false
-                notice = nil
-                return [.setPaused(pausedBeforeQuitWait)]
-            }
-            if event == .key(.character("q")) { return quitNow() }
-        }
-        if showsHelp {
-            if [.key(.escape), .key(.character("?")), .key(.character("q")), .key(.enter)].contains(event) {
-                showsHelp = false
-            } else if let binding = KeyBindings.binding(for: event, in: .files), let movement = ListMovement(binding.action) {
-                scrollHelp(movement)
-            }
-            return []
-        }
-        if browser.filterEditor != nil, focus == .files { return editFilter(with: event) }
-        if form.editing != nil, focus == .form { return editForm(with: event) }
-        if form.methodChoice != nil, focus == .form { return chooseMethod(with: event) }
-        if focus == .queue, queue.detailsJobID != nil, event == .key(.escape) {
-            queue.closeDetails()
-            return []
-        }
-        if focus == .files, event == .key(.escape), !browser.filter.isEmpty {
-            browser.setFilter("")
-            return []
-        }
-        guard let binding = KeyBindings.binding(for: event, in: focus) else { return [] }
+        if mode.editsText { return editText(with: event) }
+        guard mode.fallsThroughToPane, let binding = KeyBindings.binding(for: event, in: focus) else { return [] }
         if let reason = binding.whyDisabled(self) {
             notice = reason
+            if binding.action == .queueSelection, !browser.selection.isEmpty, let field = form.firstInvalidField {
+                // The row that stops the upload is shown, ready to fix.
+                focus = .form
+                form.scroll.select(form.fields.firstIndex(of: field) ?? 0)
+            }
             return []
         }
         return perform(binding.action)
     }
 
-    private mutating func answer(_ confirmation: Confirmation, with event: KeyEvent) -> [AppCommand] {
-        switch (confirmation, event) {
-        case (.quit(let inFlight, _), .key(.character("y"))), (.quit(let inFlight, _), .key(.character("Y"))),
-             (.quit(let inFlight, _), .key(.enter)), (.quit(let inFlight, _), .key(.character("w"))):
-            self.confirmation = nil
-            guard inFlight > 0 else { return quitNow() }
-            quitsWhenInFlightFinish = true
-            pausedBeforeQuitWait = queue.isPaused
-            notice = "quitting once \(inFlight) finish"
-            return [.setPaused(true)]
-        case (.quit, .key(.character("s"))), (.quit, .key(.character("S"))):
-            self.confirmation = nil
-            return quitNow()
-        case (.earlierFailures(let ids), .key(.character("c"))), (.earlierFailures(let ids), .key(.character("C"))):
-            self.confirmation = nil
-            notice = "cleared \(ids.count) failed upload(s) of an earlier session"
-            return ids.map { .remove($0) }
-        case (.earlierFailures, .key(.character("y"))), (.earlierFailures, .key(.enter)),
-             (.earlierFailures, .key(.character("r"))), (.earlierFailures, .key(.escape)):
-            self.confirmation = nil
-            return []
-        case (.resend(let id, _), .key(.character("y"))), (.resend(let id, _), .key(.character("Y"))):
-            self.confirmation = nil
-            return [.retry(id)]
-        case (.selectFolder(let collection), .key(.character("y"))), (.selectFolder(let collection), .key(.character("Y"))),
-             (.selectFolder(let collection), .key(.enter)):
-            self.confirmation = nil
-            browser.select(collection.files)
-            return []
-        case (.quit, .key(.character("n"))), (.quit, .key(.character("N"))), (.quit, .key(.escape)), (.quit, .key(.character("q"))),
-             (.resend, .key(.character("n"))), (.resend, .key(.character("N"))), (.resend, .key(.escape)), (.resend, .key(.enter)),
-             (.selectFolder, .key(.character("n"))), (.selectFolder, .key(.character("N"))), (.selectFolder, .key(.escape)):
-            self.confirmation = nil
-            return []
-        default:
-            return []
+    /// Gives a key to the text field being edited.
+    private mutating func editText(with event: KeyEvent) -> [AppCommand] {
+        if focus == .files, var editor = browser.filterEditor {
+            guard editor.handle(event) else { return [] }
+            browser.filterEditor = editor
+            browser.setFilter(editor.text)
+        } else if focus == .form, var editing = form.editing, editing.editor.handle(event) {
+            form.editing = editing
         }
+        return []
     }
 
     /// Quits now: requests in flight are stopped (the runtime keeps their jobs).
@@ -194,67 +230,13 @@ extension AppState {
         } else if collection.files.count > 1000 {
             confirmation = .selectFolder(collection)
         } else {
-            browser.select(collection.files)
+            browser.selectWhole(collection)
         }
         return []
     }
 
-    private mutating func editFilter(with event: KeyEvent) -> [AppCommand] {
-        switch event {
-        case .key(.escape):
-            browser.filterEditor = nil
-            browser.setFilter("")
-        case .key(.enter), .key(.down), .key(.up):
-            browser.filterEditor = nil
-        default:
-            guard var editor = browser.filterEditor, editor.handle(event) else { return [] }
-            browser.filterEditor = editor
-            browser.setFilter(editor.text)
-        }
-        return []
-    }
 
-    private mutating func editForm(with event: KeyEvent) -> [AppCommand] {
-        guard var editing = form.editing else { return [] }
-        switch event {
-        case .key(.escape):
-            form.editing = nil
-            form.dropEmptyRow(editing.field)
-            return []
-        case .key(.enter):
-            form.editing = nil
-            let before = form.settings
-            form.commit(editing.editor.text, to: editing.field)
-            form.dropEmptyRow(editing.field)
-            return commands(afterFormChangeFrom: before)
-        default:
-            if editing.editor.handle(event) { form.editing = editing }
-            return []
-        }
-    }
 
-    /// Moves through the Method row's options, sets the highlighted one (Enter) or closes
-    /// the choice without a change (Esc).
-    private mutating func chooseMethod(with event: KeyEvent) -> [AppCommand] {
-        guard let index = form.methodChoice else { return [] }
-        let last = form.methodOptions.count - 1
-        switch event {
-        case .key(.left), .key(.up), .key(.character("h")), .key(.character("k")):
-            form.methodChoice = max(0, index - 1)
-        case .key(.right), .key(.down), .key(.character("l")), .key(.character("j")):
-            form.methodChoice = min(last, index + 1)
-        case .key(.enter):
-            form.methodChoice = nil
-            let before = form.settings
-            form.settings.method = form.methodOptions[min(index, last)]
-            return commands(afterFormChangeFrom: before)
-        case .key(.escape):
-            form.methodChoice = nil
-        default:
-            break
-        }
-        return []
-    }
 
     /// The commands a changed form needs: save it, and apply a new concurrency live.
     func commands(afterFormChangeFrom before: FormSettings) -> [AppCommand] {

@@ -21,8 +21,13 @@ public struct AppState: Hashable, Sendable {
     public var helpScroll = 0
     /// The question waiting for `y`/`n`, if any.
     public var confirmation: Confirmation?
-    /// A one-off message for the status line (cleared by the next key).
+    /// A one-off message for the status line (cleared by the next key, or after
+    /// ``noticeLifetime``).
     public var notice: String?
+    /// When the notice shown was set (the clock's reading then), if the clock had been read.
+    public internal(set) var noticeSince: SchedulerInstant?
+    /// How long a notice replaces the URL in the status line.
+    public static let noticeLifetime = Duration.seconds(5)
     /// The home directory, for `~`.
     public var homeDirectory: String
     /// The time zone modification times are shown in.
@@ -34,9 +39,13 @@ public struct AppState: Hashable, Sendable {
     /// Whether the interface quits once the uploads in flight have finished (nothing new
     /// starts meanwhile).
     public var quitsWhenInFlightFinish = false
-    /// Whether the queue was paused when the quit began to wait for the uploads in flight (the
-    /// wait pauses it): Esc, staying after all, goes back to this.
+    /// Whether the queue was paused when the quit was asked for (the question, and the wait
+    /// for the uploads in flight, pause it): Esc, staying after all, goes back to this.
     public var pausedBeforeQuitWait = false
+    /// The answer the keys typed meanwhile wait for, if any (see ``AwaitedResult``).
+    public internal(set) var awaited: AwaitedResult?
+    /// Keys typed while ``awaited`` is set, oldest first: applied, in order, once it comes.
+    public internal(set) var typeAhead: [KeyEvent] = []
 
     /// Creates the initial state.
     ///
@@ -57,8 +66,13 @@ public struct AppState: Hashable, Sendable {
         applyLayout()
     }
 
-    /// The commands to run at start: read the first directory.
-    public var initialCommands: [AppCommand] { [.loadDirectory(browser.directory, focusName: nil)] }
+    /// Starts the interface: reads the first directory; keys typed before it is read wait for it.
+    ///
+    /// - Returns: The commands to run first.
+    public mutating func start() -> [AppCommand] {
+        awaited = .listing(browser.directory)
+        return [.loadDirectory(browser.directory, focusName: nil)]
+    }
 
     /// Gives every list its viewport height for the current size.
     mutating func applyLayout() {

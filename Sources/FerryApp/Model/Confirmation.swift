@@ -12,6 +12,10 @@ public enum Confirmation: Hashable, Sendable {
     /// Jobs that failed in an earlier session, restored with the queue: keep them to review
     /// (`Enter`/`y`) or clear them (`c`).
     case earlierFailures([UploadJobID])
+    /// Retry jobs queued with another request than the form's now (`changes` says what differs,
+    /// in words): with the form as it is now (`Enter`/`f`, what the user fixed) or as they were
+    /// queued (`o`: `asQueued` are the commands for that).
+    case retryWithForm([UploadJobID], changes: [String], asQueued: [AppCommand])
     /// Select every file of a large folder.
     case selectFolder(FileCollection)
 }

@@ -9,16 +9,25 @@ import Uploading
 /// copy would hold the old and the new array for a moment.
 public final class EventInbox: Sendable {
     private let batches = Mutex<[[UploadEvent]]>([])
+    private let onArrival = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Creates an empty inbox.
     public init() {}
 
-    /// Adds a batch of events, in order; callable from any thread.
+    /// Sets what to call after each batch is added (the loop's waker), replacing any earlier.
+    ///
+    /// - Parameter wake: Called on the appending thread, outside the inbox's lock.
+    public func notify(_ wake: @escaping @Sendable () -> Void) {
+        onArrival.withLock { $0 = wake }
+    }
+
+    /// Adds a batch of events, in order, and wakes the loop; callable from any thread.
     ///
     /// - Parameter batch: The events.
     public func append(_ batch: [UploadEvent]) {
         guard !batch.isEmpty else { return }
         batches.withLock { $0.append(batch) }
+        onArrival.withLock { $0 }?()
     }
 
     /// Takes every waiting batch, oldest first.

@@ -27,6 +27,12 @@ public struct QueueState: Hashable, Sendable {
     public var journalError: String?
     /// When the jobs in flight last moved a byte.
     public private(set) var progressWatch = ProgressWatch()
+    /// Jobs the user removed whose `removed` event has not come yet: their rows are gone at
+    /// once (the next `d` acts on the next row), and their late events do not bring them back.
+    public private(set) var removing: Set<UploadJobID> = []
+    /// Jobs retried with the form as it was then instead of the request they were queued with,
+    /// and what differed (`URL`, `headers`): their details say so.
+    public private(set) var retriedWithForm: [UploadJobID: [String]] = [:]
 
     /// Creates an empty queue.
     public init() {}
@@ -51,6 +57,7 @@ public struct QueueState: Hashable, Sendable {
     ///   - job: The job.
     ///   - now: The clock's latest reading, to time its progress.
     public mutating func upsert(_ job: UploadJob, at now: SchedulerInstant? = nil) {
+        guard !removing.contains(job.id) else { return }
         progressWatch.record(job, at: now)
         if let old = rows[job.id] {
             summary.account(old.job, sign: -1)
@@ -121,14 +128,37 @@ public struct QueueState: Hashable, Sendable {
         if needed > order.capacity { order.reserveCapacity(max(needed, order.capacity * 2)) }
     }
 
-    /// Forgets jobs, in one pass over the queue's order however many they are.
+    /// Notes jobs retried with the form's request as it is now (see ``retriedWithForm``).
+    ///
+    /// - Parameters:
+    ///   - ids: The jobs.
+    ///   - changes: What differed from the request they were queued with, in words.
+    public mutating func noteRetriedWithForm(_ ids: [UploadJobID], changes: [String]) {
+        for id in ids { retriedWithForm[id] = changes }
+    }
+
+    /// Forgets jobs the user removed before the engine says so (see ``removing``).
+    ///
+    /// - Parameter ids: The jobs.
+    public mutating func removeAhead(_ ids: [UploadJobID]) {
+        forget(ids)
+        removing.formUnion(ids)
+    }
+
+    /// Forgets jobs the engine removed, in one pass over the queue's order however many they are.
     ///
     /// - Parameter ids: The jobs.
     public mutating func remove(_ ids: [UploadJobID]) {
+        if !removing.isEmpty { removing.subtract(ids) }
+        forget(ids)
+    }
+
+    private mutating func forget(_ ids: [UploadJobID]) {
         var removed = Set<UploadJobID>(minimumCapacity: ids.count)
         for id in ids {
             guard let old = rows.removeValue(forKey: id) else { continue }
             progressWatch.forget(id)
+            retriedWithForm[id] = nil
             summary.account(old.job, sign: -1)
             removed.insert(id)
         }

@@ -47,38 +47,19 @@ public enum AppView {
         }
     }
 
+    /// The help bar: the keys of the mode the interface is in (``AppState/inputMode``), as the
+    /// model handles them.
     private static func renderHelpBar(_ state: AppState, in row: Rect, buffer: inout CellBuffer) {
-        let items: [HelpBar.Item]
-        if state.browser.filterEditor != nil && state.focus == .files {
-            items = [HelpBar.Item(key: "Enter", description: "keep filter"), HelpBar.Item(key: "Esc", description: "clear")]
-        } else if state.form.editing != nil && state.focus == .form {
-            items = [HelpBar.Item(key: "Enter", description: "save"), HelpBar.Item(key: "Esc", description: "cancel"),
-                     HelpBar.Item(key: "Ctrl-U", description: "clear to start")]
-        } else if state.form.methodChoice != nil && state.focus == .form {
-            items = [HelpBar.Item(key: "←/→", description: "choose"), HelpBar.Item(key: "Enter", description: "set"),
-                     HelpBar.Item(key: "Esc", description: "cancel")]
-        } else if let confirmation = state.confirmation {
-            items = answers(to: confirmation)
-        } else if state.quitsWhenInFlightFinish {
-            items = [HelpBar.Item(key: "Esc", description: "stay"), HelpBar.Item(key: "q", description: "stop them now"),
-                     HelpBar.Item(key: "?", description: "help")]
-        } else {
-            items = KeyBindings.helpBar(for: state.focus).map { $0.helpBarItem(in: state) }
-        }
-        HelpBar(items: items).render(in: row, buffer: &buffer)
+        let mode = state.inputMode
+        var bindings = ModalKeys.bindings(for: mode).filter(\.showsInHelpBar)
+        if mode == .quitWait { bindings += KeyBindings.all.filter { $0.action == .showHelp } }
+        if mode.fallsThroughToPane && mode != .quitWait { bindings += KeyBindings.helpBar(for: state.focus) }
+        HelpBar(items: bindings.map { $0.helpBarItem(in: state) }).render(in: row, buffer: &buffer)
     }
 
-    /// The keys a question takes, for the help bar.
-    private static func answers(to confirmation: Confirmation) -> [HelpBar.Item] {
-        switch confirmation {
-        case .quit(let inFlight, _) where inFlight > 0:
-            return [HelpBar.Item(key: "Enter", description: "finish, then quit"), HelpBar.Item(key: "s", description: "stop now"),
-                    HelpBar.Item(key: "Esc", description: "stay")]
-        case .earlierFailures:
-            return [HelpBar.Item(key: "Enter", description: "keep to review"), HelpBar.Item(key: "c", description: "clear")]
-        case .quit, .resend, .selectFolder:
-            return [HelpBar.Item(key: "y", description: "yes"), HelpBar.Item(key: "n", description: "no")]
-        }
+    /// A dialog's buttons: its keys as ``ModalKeys`` declares them.
+    private static func buttons(for confirmation: Confirmation) -> [String] {
+        ModalKeys.bindings(for: .dialog(confirmation)).filter(\.showsInHelpBar).map { "\($0.label): \($0.description)" }
     }
 
     private static func dialog(for confirmation: Confirmation) -> Dialog {
@@ -88,24 +69,30 @@ public enum AppView {
             return Dialog(title: "Quit?", message: "\(inFlight) upload(s) are being sent.\(rest) "
                           + "Let them finish first, or stop them now (a stopped one goes again next time, "
                           + "or waits for you if the server may already have it)?",
-                          buttons: ["Enter: finish, then quit", "s: stop now", "Esc: stay"], maxWidth: 60)
+                          buttons: buttons(for: confirmation), maxWidth: 60)
         case let .quit(_, waiting):
             return Dialog(title: "Quit?", message: "\(waiting) upload(s) wait to start. Quit? They are kept "
                           + "and wait for you on the next start.",
-                          buttons: ["y: quit", "n: stay"], maxWidth: 50)
+                          buttons: buttons(for: confirmation), maxWidth: 50)
         case let .resend(_, name):
             return Dialog(title: "Send again?", message: "\(name) may have arrived: Ferry stopped after sending all "
                           + "of it, before the server answered. Send it again (the server may keep two copies)?",
-                          buttons: ["y: send again", "n: leave it"], maxWidth: 56)
+                          buttons: buttons(for: confirmation), maxWidth: 56)
         case let .earlierFailures(ids):
             return Dialog(title: "Earlier failures", message: "\(ids.count) upload(s) failed in an earlier session. "
                           + "Keep them in the queue to review (r retries one, R all), or clear them?",
-                          buttons: ["Enter: keep", "c: clear"], maxWidth: 56)
+                          buttons: buttons(for: confirmation), maxWidth: 56)
+        case let .retryWithForm(ids, changes, _):
+            let jobs = ids.count == 1 ? "this upload was" : "\(ids.count) uploads were"
+            return Dialog(title: "Retry with the form as it is now?",
+                          message: "The form's \(changes.joined(separator: ", ")) changed since \(jobs) queued. "
+                          + "Send with the form as it is now, or as queued?",
+                          buttons: buttons(for: confirmation), maxWidth: 60)
         case .selectFolder(let collection):
             return Dialog(title: "Select folder?",
                           message: "Select \(collection.files.count) files (\(HumanFormat.bytes(collection.totalBytes))) "
                           + "under \(collection.directory.displayablePath)?",
-                          buttons: ["y: select", "n: cancel"], maxWidth: 50)
+                          buttons: buttons(for: confirmation), maxWidth: 50)
         }
     }
 }

@@ -30,8 +30,11 @@ struct FilesPane: Widget {
             let selected = entry.isDirectory ? browser.hasSelection(under: entry.path) : browser.isSelected(entry.path)
             var nameStyle: Style = entry.isDirectory ? Theme.directory : (selected ? Theme.selected : .plain)
             if entry.problem != nil { nameStyle = Theme.error }
-            buffer.put(selected ? "✓ " : "  ", at: Point(x: list.x, y: y), style: Theme.selected)
+            // A folder part of which is selected shows ◐ and how many of its files are.
+            let isPartial = selected && entry.isDirectory && !browser.isWhollySelected(entry.path)
+            buffer.put(selected ? (isPartial ? "◐ " : "✓ ") : "  ", at: Point(x: list.x, y: y), style: Theme.selected)
             var name = entry.name + (entry.isDirectory ? "/" : "")
+            if isPartial { name += " (\(browser.selectedCount(under: entry.path)) selected)" }
             if entry.isSymlink { name += " →" }
             if let problem = entry.problem { name += " [\(problem)]" }
             buffer.put(DisplayWidth.fit(name, width: nameWidth), at: Point(x: list.x + 2, y: y), style: nameStyle)

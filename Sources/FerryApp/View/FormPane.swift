@@ -19,9 +19,12 @@ struct FormPane: Widget {
                        style: isNewRow ? Theme.dim : Theme.heading)
             let valueArea = Rect(x: line.x + labelWidth, y: line.y, width: max(0, line.width - labelWidth), height: 1)
             if let editing = form.editing, editing.field == field {
-                TextInput(editor: editing.editor, isMasked: form.isMasked(field), isFocused: true,
-                          style: Style(underline: true))
-                    .render(in: valueArea, buffer: &buffer)
+                var input = TextInput(editor: editing.editor, isMasked: form.isMasked(field), isFocused: true,
+                                      style: Style(underline: true))
+                // A secret header's name stays readable; only its value is masked.
+                let graphemes = editing.editor.graphemes
+                input.maskedFrom = graphemes.firstIndex(of: ":").map { $0 + 1 } ?? graphemes.count
+                input.render(in: valueArea, buffer: &buffer)
                 continue
             }
             if field == .method, let choice = form.methodChoice {

@@ -1,7 +1,7 @@
 import TerminalUI
 
 /// The `?` help screen: every binding of the key-binding table once, in sections (everywhere,
-/// moving in lists, then each pane). Sections are packed into as many columns as the width
+/// moving in lists, each pane, then the text fields' keys from ``ModalKeys``). Sections are packed into as many columns as the width
 /// holds, never split across two; when they do not fit the height the screen scrolls.
 struct HelpScreen: Widget {
     /// The state, for the bindings' enabled state and the scroll offset.
@@ -62,6 +62,7 @@ struct HelpScreen: Widget {
             sections.append(Section(title: pane.title,
                                     bindings: listed.filter { $0.pane == pane && !KeyBindings.isMovement($0.action) }))
         }
+        sections.append(Section(title: "Text fields", bindings: ModalKeys.formEditor))
         return sections
     }()
 

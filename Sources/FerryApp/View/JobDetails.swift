@@ -12,6 +12,9 @@ struct JobDetails: Widget {
     var isLoading = false
     /// Why the job's attempts and response could not be read (``QueueState/detailsProblem``).
     var problem: String?
+    /// What differed when the job was last retried with the form as it was then
+    /// (``QueueState/retriedWithForm``), if it was.
+    var retriedWithForm: [String]?
     /// Wrapped lines skipped at the top; clamped so the last line can reach the bottom row.
     var scroll = 0
     /// The zone attempt times are shown in.
@@ -52,6 +55,10 @@ struct JobDetails: Widget {
         for file in spec.files {
             lines.append(TextLine("File: \(file.path.displayablePath) (\(HumanFormat.bytes(file.size ?? 0)))"))
         }
+        if let changes = retriedWithForm {
+            lines.append(TextLine("Retried with the form as it is now (\(changes.joined(separator: ", ")) changed since it was queued)",
+                                  style: Theme.heading))
+        }
         let body = job.progress.totalBytes.map { " · body \(HumanFormat.bytes($0))" } ?? ""
         let proxy = spec.connection.proxyAddress(for: spec.url).map { " via proxy \($0)" } ?? ""
         lines.append(TextLine("Request: \(spec.method) \(spec.url)\(proxy)\(body)"))
@@ -75,7 +82,7 @@ struct JobDetails: Widget {
         }
         lines += attemptLines
         if let error = job.lastError, error.description != job.attemptHistory.last?.error {
-            lines.append(TextLine("Last error: \(error.description)", style: Theme.error))
+            lines.append(TextLine("Last error: " + DisplayWidth.escapingControls(error.description), style: Theme.error))
         }
         if let response = job.response {
             lines.append(TextLine("Response: \(response.status)", style: response.isSuccess ? Theme.heading : Theme.error))

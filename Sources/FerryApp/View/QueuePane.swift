@@ -11,7 +11,8 @@ struct QueuePane: Widget {
         guard !area.isEmpty else { return }
         let queue = state.queue
         if let job = queue.detailsJob {
-            JobDetails(job: job, isLoading: queue.isLoadingDetails, problem: queue.detailsProblem, scroll: queue.detailsScroll)
+            JobDetails(job: job, isLoading: queue.isLoadingDetails, problem: queue.detailsProblem,
+                       retriedWithForm: queue.retriedWithForm[job.id], scroll: queue.detailsScroll)
                 .render(in: area, buffer: &buffer)
             return
         }
@@ -23,22 +24,25 @@ struct QueuePane: Widget {
             return
         }
         let scroll = queue.scroll.fitted(viewportHeight: list.height, count: queue.order.count)
+        // Jobs shown that go to more than one URL are told apart by where they go.
+        let urls = Set(scroll.visibleRange.compactMap { queue.rows[queue.order[$0]]?.job.spec.url })
         for (row, index) in scroll.visibleRange.enumerated() {
             guard let job = queue.rows[queue.order[index]]?.job else { continue }
             let line = Rect(x: list.x, y: list.y + row, width: list.width, height: 1)
-            renderJob(job, columns: columns, in: line, buffer: &buffer)
+            renderJob(job, columns: columns, showsTarget: urls.count > 1, in: line, buffer: &buffer)
             if index == scroll.cursor && state.focus == .queue {
                 buffer.patchStyle(Theme.cursor, in: line)
             }
         }
     }
 
-    private func renderJob(_ job: UploadJob, columns: Columns, in line: Rect, buffer: inout CellBuffer) {
+    private func renderJob(_ job: UploadJob, columns: Columns, showsTarget: Bool, in line: Rect, buffer: inout CellBuffer) {
         let stateStyle = Theme.style(for: job.state)
         var x = line.x
         buffer.put(job.stateMark, at: Point(x: x, y: line.y), style: stateStyle)
         x += 2
-        buffer.put(DisplayWidth.fit(job.displayName, width: columns.name), at: Point(x: x, y: line.y))
+        let name = showsTarget ? job.displayName + " → " + Self.target(of: job.spec.url) : job.displayName
+        buffer.put(DisplayWidth.fit(name, width: columns.name), at: Point(x: x, y: line.y))
         x += columns.name + 1
         // The files' size: what the user picked. The request's size is in the details.
         buffer.put(DisplayWidth.fit(HumanFormat.bytes(job.spec.estimatedBytes), width: columns.size, alignment: .right),
@@ -46,13 +50,15 @@ struct QueuePane: Widget {
         x += columns.size + 1
         let restWidth = line.maxX - x - (columns.attempts > 0 ? columns.attempts + 1 : 0)
         if job.state == .failed {
-            buffer.put(DisplayWidth.fit(job.failureSummary, width: max(0, restWidth)), at: Point(x: x, y: line.y),
+            buffer.put(DisplayWidth.fit(DisplayWidth.escapingControls(job.failureSummary), width: max(0, restWidth)),
+                       at: Point(x: x, y: line.y),
                        style: Theme.error)
         } else {
             // A queued job has sent nothing yet, whatever its last attempt got to.
             let fraction = switch job.state {
             case .succeeded: 1.0
-            case .queued: 0.0
+            // A cancelled job's bar is empty: it does not look sent.
+            case .queued, .cancelled: 0.0
             default: job.progress.fractionCompleted ?? 0
             }
             ProgressBar(fraction: fraction, style: stateStyle, emptySymbol: "·")
@@ -75,6 +81,12 @@ struct QueuePane: Widget {
             buffer.put(DisplayWidth.fit("#\(job.attempts)", width: columns.attempts, alignment: .right),
                        at: Point(x: line.maxX - columns.attempts, y: line.y), style: Theme.dim)
         }
+    }
+
+    /// Where a job goes, shortly: host, port and path, without the scheme.
+    static func target(of url: String) -> String {
+        guard let target = try? UploadTarget(url) else { return url }
+        return target.host + (target.port.map { ":\($0)" } ?? "") + target.requestTarget
     }
 
     /// The state column: the ETA, a retry countdown, how long a transfer has stalled, or the

@@ -1,8 +1,9 @@
 import TerminalUI
 import Uploading
 
-/// The status line: the notice or the URL on the left; on the right the selection, the queue's
-/// counts in words and the overall progress, or what a pause means while the queue is paused.
+/// The status line: the notice (for a few seconds) or the URL on the left; on the right the
+/// selection, the queue's counts in words (active ones over the concurrency) and how much has
+/// been sent, or what a pause means while the queue is paused.
 struct StatusLine: Widget {
     /// The state to draw.
     let state: AppState
@@ -17,7 +18,8 @@ struct StatusLine: Widget {
                    at: Point(x: row.maxX - rightWidth, y: row.y), style: Theme.status)
         let leftWidth = max(0, row.width - rightWidth - 1)
         if let notice = state.notice {
-            buffer.put(" " + DisplayWidth.fit(notice, width: max(0, leftWidth - 1)), at: row.origin,
+            // Control characters (a tab in a file name) show escaped, as in the file list.
+            buffer.put(" " + DisplayWidth.fit(DisplayWidth.escapingControls(notice), width: max(0, leftWidth - 1)), at: row.origin,
                        style: Theme.status.patched(with: Style(bold: true)))
         } else {
             let settings = state.form.settings
@@ -34,14 +36,20 @@ struct StatusLine: Widget {
     private func summary(forWidth width: Int) -> String {
         let summary = state.queue.summary
         let selection = "sel \(state.browser.selection.count) (\(HumanFormat.bytes(state.browser.selectedBytes)))"
-        let fraction = summary.progressFraction
-        let counts = [("queued", summary.queued), ("active", summary.uploading), ("done", summary.succeeded),
-                      ("failed", summary.failed), ("cancelled", summary.cancelled)]
-        let shown = width >= 100 ? counts : counts.filter { $0.1 > 0 }
+        let counts = [("queued", "\(summary.queued)"), ("active", "\(summary.uploading)/\(state.form.settings.concurrency)"),
+                      ("done", "\(summary.succeeded)"), ("failed", "\(summary.failed)"), ("cancelled", "\(summary.cancelled)")]
+        let shown = width >= 100 ? counts : counts.filter { !$0.1.hasPrefix("0") }
         if state.queue.isPaused { return "\(selection) │ \(pauseExplanation)" }
         if summary.total == 0 { return "\(selection) │ queue empty" }
         let queue = shown.isEmpty ? "nothing to send" : shown.map { "\($0.0) \($0.1)" }.joined(separator: " ")
-        return "\(selection) │ \(queue) │ \(HumanFormat.percent(fraction))"
+        return "\(selection) │ \(queue) │ \(HumanFormat.percent(Self.sentFraction(summary)))"
+    }
+
+    /// How much of the queue's files has been sent, from 0 to 1: failed and cancelled files count
+    /// as not sent, so a queue where everything failed never shows 100 %.
+    static func sentFraction(_ summary: UploadSummary) -> Double {
+        if summary.totalBytes > 0 { return min(1, Double(summary.bytesSent) / Double(summary.totalBytes)) }
+        return summary.total > 0 ? Double(summary.succeeded) / Double(summary.total) : 0
     }
 
     /// What pausing means right now: the uploads in flight finish, the queued ones wait.

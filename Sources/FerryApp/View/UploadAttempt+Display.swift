@@ -13,7 +13,7 @@ extension UploadAttempt {
         var parts = ["#\(number) " + (startedAt.map { HumanFormat.preciseTimestamp($0, timeZone: timeZone) } ?? "(not started)")]
         switch outcome {
         case .succeeded: parts[0] += " ✓ HTTP \(status.map(String.init) ?? "2xx")"
-        case .failed: parts[0] += " ✗ " + (error ?? status.map { "HTTP \($0)" } ?? "failed")
+        case .failed: parts[0] += " ✗ " + (error.map { DisplayWidth.escapingControls($0) } ?? status.map { "HTTP \($0)" } ?? "failed")
         case .cancelled: parts[0] += " ⊘ cancelled"
         case .interrupted: parts[0] += " ⊘ interrupted: Ferry stopped while sending"
         }

@@ -8,13 +8,8 @@ import Synchronization
 public final class CommandWorker: Sendable {
     private let performer: any CommandPerformer
     private let queue: DispatchQueue
-    private let results = Mutex(Results())
-
-    /// What the queue has answered, and how many batches it still has to run.
-    private struct Results {
-        var answers: [AppMessage] = []
-        var outstanding = 0
-    }
+    private let answers = Mutex<[AppMessage]>([])
+    private let onAnswer = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Creates a worker.
     ///
@@ -27,21 +22,22 @@ public final class CommandWorker: Sendable {
         self.queue = queue
     }
 
-    /// Whether a submitted batch has not finished yet.
-    public var isWorking: Bool { results.withLock { $0.outstanding > 0 } }
+    /// Sets what to call when a batch has run (the loop's waker), replacing any earlier.
+    ///
+    /// - Parameter wake: Called on the worker's queue.
+    public func notify(_ wake: @escaping @Sendable () -> Void) {
+        onAnswer.withLock { $0 = wake }
+    }
 
     /// Runs `commands` on the worker's queue, after every batch submitted before.
     ///
     /// - Parameter commands: The model's commands, in order.
     public func submit(_ commands: [AppCommand]) {
         guard !commands.isEmpty else { return }
-        results.withLock { $0.outstanding += 1 }
         queue.async { [self] in
-            let answers = commands.flatMap(performer.perform)
-            self.results.withLock { results in
-                results.answers += answers
-                results.outstanding -= 1
-            }
+            let answered = commands.flatMap(performer.perform)
+            self.answers.withLock { $0 += answered }
+            self.onAnswer.withLock { $0 }?()
         }
     }
 
@@ -49,9 +45,9 @@ public final class CommandWorker: Sendable {
     ///
     /// - Returns: The messages.
     public func takeAnswers() -> [AppMessage] {
-        results.withLock { results in
-            defer { results.answers = [] }
-            return results.answers
+        answers.withLock { answers in
+            defer { answers = [] }
+            return answers
         }
     }
 

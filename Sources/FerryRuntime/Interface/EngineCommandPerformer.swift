@@ -35,6 +35,8 @@ public struct EngineCommandPerformer: CommandPerformer {
         case .loadJobDetails(let id):
             return loadDetails(of: id)
         case .retry(let id): manager.retry(id)
+        case let .retryWithRequest(ids, request):
+            for id in ids { manager.retry(id, request: request) }
         case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
         case .cancel(let id): manager.cancel(id)
         case .cancelAll: manager.cancelAll()
@@ -54,7 +56,7 @@ public struct EngineCommandPerformer: CommandPerformer {
             } catch {
                 return [.commandFailed("could not save the form: \(error.description)")]
             }
-        case .quit:
+        case .quit, .suspend:
             break
         }
         return []

@@ -6,6 +6,11 @@ import Uploading
 /// The interface's event loop on one thread: keys, upload events and command answers in,
 /// commands out to a ``CommandWorker``, a frame drawn whenever the state changed.
 ///
+/// The loop sleeps in the terminal's wait for keys, which upload events and command answers end
+/// at once (the terminal's ``TerminalBackend/waker``): idle, it wakes once a second (to look at
+/// the folder watcher); while uploads run, at each whole second (countdowns) and whenever an
+/// event arrives, drawing at most one frame per ``frameNanoseconds`` (keys are drawn at once).
+///
 /// Not Sendable: it **must** run on the thread that created the terminal.
 public final class InterfaceLoop {
     private let terminal: any TerminalBackend
@@ -13,7 +18,6 @@ public final class InterfaceLoop {
     private let inbox: EventInbox
     private var state: AppState
     private var pending: [AppMessage] = []
-    private var busyUntil = DispatchTime.now()
     private let watcher = DirectoryWatcher()
     /// A change of the folder shown waits for this moment (a folder being written to is read
     /// again at most once a second).
@@ -23,13 +27,15 @@ public final class InterfaceLoop {
     /// The shortest time between two reloads of a changing folder.
     public static let reloadInterval = DispatchTimeInterval.seconds(1)
 
-    /// How long `readKey` waits while uploads or commands run: progress redraws and command
-    /// answers show about 10 times a second.
-    public static let activeTimeoutMilliseconds = 100
-    /// How long `readKey` waits when nothing happens; only keys wake the loop then.
+    /// The shortest time between two frames, in nanoseconds (33 ms): events arriving faster are
+    /// drawn together.
+    public static let frameNanoseconds: UInt64 = 33_000_000
+    /// How long the loop sleeps when nothing wakes it: the folder watcher is read this often.
     public static let idleTimeoutMilliseconds = 1000
+    /// The most keys of one burst applied before a frame is drawn.
+    static let keysPerFrame = 64
 
-    /// Creates the loop.
+    /// Creates the loop, and has the inbox and the worker wake the terminal's wait for keys.
     ///
     /// - Parameters:
     ///   - terminal: The started terminal.
@@ -41,6 +47,9 @@ public final class InterfaceLoop {
         self.worker = worker
         self.inbox = inbox
         self.state = state
+        let waker = terminal.waker
+        inbox.notify { waker.wake() }
+        worker.notify { waker.wake() }
     }
 
     /// Runs until the user quits or a termination signal arrives; the commands handed to the
@@ -51,8 +60,9 @@ public final class InterfaceLoop {
     public func run(initial: [AppMessage]) -> Int32? {
         defer { worker.waitUntilDone() }
         pending = initial
-        worker.submit(state.initialCommands)
+        carryOut(state.start())
         var dirty = true
+        var lastFrame: DispatchTime?
         while !state.isQuitting {
             if terminal.pendingTerminationSignal != nil {
                 pending.append(.terminationRequested)
@@ -64,15 +74,18 @@ public final class InterfaceLoop {
             if state.queue.hasActiveJobs && second != state.now.map({ $0.nanoseconds / 1_000_000_000 }) {
                 dirty = true
             }
-            worker.submit(state.update(.clockTicked(now)))
+            let notice = state.notice
+            carryOut(state.update(.clockTicked(now)))
+            if state.notice != notice { dirty = true }
             pending += worker.takeAnswers()
             // Events are applied straight from the inbox's batches, each let go once applied:
             // after queueing 100,000 files they must not be copied into an array of messages.
             var batches = inbox.drain()
             if !pending.isEmpty || !batches.isEmpty {
                 dirty = true
-                busyUntil = .now() + .seconds(2)
             }
+            // What the user typed shows at once; only events and answers wait for the next frame.
+            let typed = pending.contains { if case .keyPressed = $0 { true } else { false } }
             applyPending()
             var removed: [UploadJobID] = []
             for index in batches.indices {
@@ -82,26 +95,66 @@ public final class InterfaceLoop {
                         continue
                     }
                     if !removed.isEmpty {
-                        worker.submit(state.update(.jobsRemoved(removed)))
+                        carryOut(state.update(.jobsRemoved(removed)))
                         removed = []
                     }
-                    worker.submit(state.update(.uploadEventReceived(event)))
+                    carryOut(state.update(.uploadEventReceived(event)))
                 }
                 batches[index] = []
             }
-            if !removed.isEmpty { worker.submit(state.update(.jobsRemoved(removed))) }
+            if !removed.isEmpty { carryOut(state.update(.jobsRemoved(removed))) }
             if state.isQuitting { break }
+            var timeout = sleepMilliseconds(now: now)
             if dirty {
-                terminal.draw(AppView.render(state, size: terminal.size))
-                dirty = false
+                let sinceFrame = lastFrame.map { DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds }
+                if !typed, let sinceFrame, sinceFrame < Self.frameNanoseconds {
+                    timeout = Int((Self.frameNanoseconds - sinceFrame + 999_999) / 1_000_000)
+                } else {
+                    terminal.draw(AppView.render(state, size: terminal.size))
+                    lastFrame = .now()
+                    dirty = false
+                }
             }
-            let busy = state.queue.hasActiveJobs || worker.isWorking || DispatchTime.now() < busyUntil
-            let timeout = busy ? Self.activeTimeoutMilliseconds : Self.idleTimeoutMilliseconds
             if let key = terminal.readKey(timeoutMilliseconds: timeout) {
                 pending.append(.keyPressed(key))
+                // The rest of a burst (keys typed ahead, a paste) is taken before the next frame.
+                while pending.count < Self.keysPerFrame, let more = terminal.readKey(timeoutMilliseconds: 0) {
+                    pending.append(.keyPressed(more))
+                }
             }
         }
         return terminal.pendingTerminationSignal
+    }
+
+    /// How long to sleep when nothing wakes the loop: to the next whole second while uploads
+    /// run (their countdowns), to the next allowed reload of a changed folder, else a second.
+    private func sleepMilliseconds(now: SchedulerInstant) -> Int {
+        var timeout = Self.idleTimeoutMilliseconds
+        if state.queue.hasActiveJobs {
+            timeout = Int(1000 - (now.nanoseconds % 1_000_000_000) / 1_000_000)
+        }
+        if isReloadPending {
+            let wait = nextReload.uptimeNanoseconds > now.nanoseconds.magnitude
+                ? Int((nextReload.uptimeNanoseconds - now.nanoseconds.magnitude) / 1_000_000) + 1 : 0
+            timeout = min(timeout, wait)
+        }
+        return max(1, timeout)
+    }
+
+    /// Hands commands to the worker, but suspends at once, on this thread, when the model asks
+    /// for it (Ctrl-Z): the terminal is this thread's.
+    private func carryOut(_ commands: [AppCommand]) {
+        guard commands.contains(.suspend) else {
+            worker.submit(commands)
+            return
+        }
+        for command in commands {
+            if command == .suspend {
+                terminal.suspend()
+            } else {
+                worker.submit([command])
+            }
+        }
     }
 
     /// Watches the folder shown and queues ``AppMessage/directoryChanged(_:)`` when it changed,
@@ -123,6 +176,7 @@ public final class InterfaceLoop {
     private func applyPending() {
         let batch = pending
         pending = []
-        for message in batch { worker.submit(state.update(message)) }
+        for message in batch { carryOut(state.update(message)) }
     }
+
 }

@@ -20,4 +20,15 @@ public protocol TerminalBackend: AnyObject {
 
     /// The termination signal (SIGINT, SIGTERM, SIGHUP) the loop is asked to end by, or nil.
     var pendingTerminationSignal: Int32? { get }
+
+    /// What wakes ``readKey(timeoutMilliseconds:)`` from other threads; Sendable, unlike the
+    /// terminal.
+    var waker: any TerminalWaking { get }
+
+    /// Gives the terminal back to the shell and stops the process (Ctrl-Z, as shells do), then,
+    /// once the process is continued in the foreground, takes the terminal back: the next
+    /// ``readKey(timeoutMilliseconds:)`` answers ``KeyEvent/resize(_:)`` so the screen is drawn
+    /// again whole. Continued in the background (`bg`), the terminal stays the shell's, nothing
+    /// is drawn or read, and the process runs on until the shell brings it back (`fg`).
+    func suspend()
 }

@@ -19,10 +19,11 @@ extension LineEditor {
     ///   - width: The field width in columns.
     ///   - masked: Whether every grapheme shows as `mask` (for passwords).
     ///   - mask: The character shown for each grapheme when masked.
+    ///   - maskedFrom: The first grapheme masked (a secret header's value, its name shown).
     /// - Returns: The visible text and the cursor column.
-    public func viewport(width: Int, masked: Bool = false, mask: Character = "•") -> Viewport {
+    public func viewport(width: Int, masked: Bool = false, mask: Character = "•", maskedFrom: Int = 0) -> Viewport {
         guard width > 0 else { return Viewport(start: cursor, text: "", cursorColumn: 0) }
-        let widths = graphemes.map { masked ? DisplayWidth.of(mask) : DisplayWidth.of($0) }
+        let widths = graphemes.indices.map { masked && $0 >= maskedFrom ? DisplayWidth.of(mask) : DisplayWidth.of(graphemes[$0]) }
         var start = min(scrollOffset, cursor)
         var before = widths[start..<cursor].reduce(0, +)
         while start < cursor && before + 1 > width {
@@ -39,7 +40,7 @@ extension LineEditor {
         var used = 0
         for index in start..<graphemes.count {
             guard used + widths[index] <= width else { break }
-            text.append(masked ? mask : graphemes[index])
+            text.append(masked && index >= maskedFrom ? mask : graphemes[index])
             used += widths[index]
         }
         return Viewport(start: start, text: text, cursorColumn: before)

@@ -9,6 +9,8 @@ public struct TextInput: Widget, Hashable, Sendable {
     public var isMasked: Bool
     /// The mask character.
     public var maskCharacter: Character
+    /// The first grapheme masked when ``isMasked`` (0: all of them).
+    public var maskedFrom = 0
     /// Whether the field has focus: then it sets ``CellBuffer/cursor``.
     public var isFocused: Bool
     /// The style the field is filled with.
@@ -56,7 +58,7 @@ public struct TextInput: Widget, Hashable, Sendable {
         if editor.isEmpty && !placeholder.isEmpty {
             buffer.put(DisplayWidth.truncate(placeholder, toWidth: row.width), at: row.origin, style: style.patched(with: placeholderStyle))
         }
-        let viewport = editor.viewport(width: row.width, masked: isMasked, mask: maskCharacter)
+        let viewport = editor.viewport(width: row.width, masked: isMasked, mask: maskCharacter, maskedFrom: maskedFrom)
         buffer.put(viewport.text, at: row.origin, style: style, maxWidth: row.width)
         let cursor = Point(x: row.x + viewport.cursorColumn, y: row.y)
         if isFocused && row.intersection(buffer.area).contains(cursor) {

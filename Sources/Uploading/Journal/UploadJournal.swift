@@ -195,6 +195,22 @@ public final class UploadJournal: Sendable {
         }
     }
 
+    /// How many cancelled jobs of this handle's client the journal holds: a restore deletes them
+    /// (``takeOverRestorableJobs()``), and the interface says so.
+    ///
+    /// - Returns: The count.
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
+    public func cancelledJobCount() throws(UploadError) -> Int {
+        do {
+            return try database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM upload_job WHERE state = 'cancelled' AND (client = ? OR client IS NULL)",
+                                 arguments: [client.rawValue]) ?? 0
+            }
+        } catch {
+            throw .journalFailed(reason: .readFailed(message: "\(error)"))
+        }
+    }
+
     /// Every job in the journal, in ID order.
     ///
     /// - Returns: The jobs.

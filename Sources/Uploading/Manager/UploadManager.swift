@@ -240,11 +240,14 @@ public final class UploadManager: @unchecked Sendable {
     /// Retries a failed or cancelled job, or a job waiting for its automatic retry, now. Its
     /// files are re-captured: the user's retry accepts files that changed since they were queued.
     ///
-    /// - Parameter id: The job.
-    public func retry(_ id: UploadJobID) {
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - request: A spec whose URL, method, headers, fields and connection replace the job's
+    ///     (the interface's form as it is now); nil sends the job as it was queued.
+    public func retry(_ id: UploadJobID, request: UploadJobSpec? = nil) {
         rootQueue.async {
             let refreshed = self.machine.job(id).flatMap(Self.refreshedFiles)
-            self.run { $0.retry(id, refreshedFiles: refreshed) }
+            self.run { $0.retry(id, refreshedFiles: refreshed, request: request) }
         }
     }
 

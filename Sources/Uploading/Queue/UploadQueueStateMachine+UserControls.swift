@@ -73,10 +73,13 @@ extension UploadQueueStateMachine {
     ///   - id: The job.
     ///   - refreshedFiles: The job's files re-captured now, to accept files that changed since
     ///     they were queued; nil keeps the recorded ones.
+    ///   - request: A spec whose URL, method, headers, fields and connection replace the job's
+    ///     (the interface's form as it is now; its files are ignored); nil keeps the job's.
     /// - Returns: The actions.
-    public mutating func retry(_ id: UploadJobID, refreshedFiles: [QueuedFile]? = nil) -> [Action] {
+    public mutating func retry(_ id: UploadJobID, refreshedFiles: [QueuedFile]? = nil,
+                               request: UploadJobSpec? = nil) -> [Action] {
         var actions: [Action] = []
-        retryOne(id, refreshedFiles: refreshedFiles, &actions)
+        retryOne(id, refreshedFiles: refreshedFiles, request: request, &actions)
         settle(&actions)
         return actions
     }
@@ -89,7 +92,7 @@ extension UploadQueueStateMachine {
     public mutating func retryFailedAndCancelled(refreshedFiles: [UploadJobID: [QueuedFile]] = [:]) -> [Action] {
         var actions: [Action] = []
         for id in retriableTogether() {
-            retryOne(id, refreshedFiles: refreshedFiles[id], &actions)
+            retryOne(id, refreshedFiles: refreshedFiles[id], request: nil, &actions)
         }
         settle(&actions)
         return actions
@@ -187,13 +190,15 @@ extension UploadQueueStateMachine {
         actions.append(.emit(.cancelled(record.job)))
     }
 
-    private mutating func retryOne(_ id: UploadJobID, refreshedFiles: [QueuedFile]?, _ actions: inout [Action]) {
+    private mutating func retryOne(_ id: UploadJobID, refreshedFiles: [QueuedFile]?, request: UploadJobSpec?,
+                                   _ actions: inout [Action]) {
         guard var record = jobs[id] else { return }
         switch record.phase {
         case .finished(.failed), .finished(.cancelled): break
         case .backingOff: leave(record, &actions)
         case .waiting, .uploading, .finished(.succeeded): return
         }
+        if let request { record.job.spec = request.replacingFiles(record.job.spec.files) }
         if let refreshedFiles { record.job.spec.files = refreshedFiles }
         record.job.automaticRetries = 0
         record.job.progress.bytesSent = 0
@@ -201,7 +206,7 @@ extension UploadQueueStateMachine {
         record.job.progress.estimatedTimeRemaining = nil
         enterWaiting(&record)
         jobs[id] = record
-        actions.append(.persist(.update(record.job, includingSpec: refreshedFiles != nil)))
+        actions.append(.persist(.update(record.job, includingSpec: refreshedFiles != nil || request != nil)))
         actions.append(.emit(.queued(record.job)))
     }
 }

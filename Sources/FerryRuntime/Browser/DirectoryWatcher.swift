@@ -6,7 +6,7 @@ import Musl
 import Multipart
 
 /// Watches the folder the browser shows for entries added, removed, renamed or written, with
-/// inotify: the file-system I/O behind ``AppMessage/directoryChanged(_:)``. Never blocks: the
+/// inotify: the file-system I/O behind ``FerryApp/AppMessage/directoryChanged(_:)``. Never blocks: the
 /// interface's loop asks ``takeChanges()`` on every turn.
 ///
 /// Not Sendable: it **must** be used from one thread (the interface loop's). Without inotify

@@ -1,4 +1,4 @@
-import FerryApp
+import FerryRuntime
 import Foundation
 import Testing
 

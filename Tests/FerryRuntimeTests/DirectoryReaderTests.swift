@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FerryApp
+import FerryRuntime
 import Foundation
 import Testing
 import Uploading
@@ -86,17 +87,5 @@ struct DirectoryReaderTests {
         let listing = DirectoryReader.read("/nonexistent-\(UUID().uuidString)")
         #expect(listing.entries.isEmpty)
         #expect(listing.error?.contains("No such file or directory") == true)
-    }
-
-    @Test func parentOfPaths() {
-        #expect(DirectoryReader.parent(of: "/a/b") == ("/a", "b"))
-        #expect(DirectoryReader.parent(of: "/a/") == ("/", "a"))
-        #expect(DirectoryReader.parent(of: "/") == ("/", ""))
-    }
-
-    @Test func joinedPaths() {
-        #expect(DirectoryReader.join("/a/b", "c.txt") == "/a/b/c.txt")
-        #expect(DirectoryReader.join("/", "c.txt") == "/c.txt")
-        #expect(DirectoryReader.join("/a/", "é and a longer name.txt") == "/a/é and a longer name.txt")
     }
 }

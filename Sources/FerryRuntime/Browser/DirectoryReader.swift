@@ -5,11 +5,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FerryApp
 import Multipart
 import TerminalUI
 import Uploading
 
-/// Reads directories for the file browser: the only file-system code of the app model.
+/// Reads directories for the file browser: the file-system I/O behind the model's
+/// ``FerryApp/AppCommand/loadDirectory(_:focusName:)`` and ``FerryApp/AppCommand/collectFiles(_:)``,
+/// beside the interface loop (the model holds none).
 ///
 /// Never throws and never traps: a directory that cannot be read comes back as a listing with
 /// an error, and odd entries (broken links, link loops, unreadable folders) are flagged.
@@ -73,44 +76,13 @@ public enum DirectoryReader {
         return FileCollection(directory: path, files: files, unreadableCount: unreadable)
     }
 
-    /// The parent of a path (`/` stays `/`).
-    ///
-    /// - Parameter path: An absolute path.
-    /// - Returns: The parent directory and the last component.
-    public static func parent(of path: String) -> (directory: String, name: String) {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return (path, "") }
-        let name = String(trimmed[trimmed.index(after: slash)...])
-        let directory = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-        return (directory, name)
-    }
-
-    /// Joins a directory and a name.
-    ///
-    /// - Parameters:
-    ///   - directory: The directory.
-    ///   - name: The entry name.
-    /// - Returns: The path.
-    public static func join(_ directory: String, _ name: String) -> String {
-        // Reserved to the byte: `+` leaves spare capacity (a path of 50 bytes took 144), and the
-        // browser holds one path per entry, 100,000 in a large folder.
-        let separator = directory.hasSuffix("/") ? "" : "/"
-        var path = ""
-        path.reserveCapacity(directory.utf8.count + separator.utf8.count + name.utf8.count)
-        path += directory
-        path += separator
-        path += name
-        return path
-    }
-
     /// Examines one entry relative to the open directory (`fstatat`), which is much faster than
     /// resolving full paths for 100,000 entries.
     private static func entry(named bytes: [UInt8], in directory: String, descriptor: Int32) -> BrowserEntry {
         let rawName = FileSystemName.decode(bytes)
         let isPlain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         let name = isPlain ? rawName : DisplayWidth.displayable(bytes: bytes)
-        let path = join(directory, rawName)
+        let path = DirectoryPath.join(directory, rawName)
         let cName = bytes.map { CChar(bitPattern: $0) } + [0]
         var link = stat()
         guard fstatat(descriptor, cName, &link, AT_SYMLINK_NOFOLLOW) == 0 else {
