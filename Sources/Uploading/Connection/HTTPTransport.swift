@@ -46,7 +46,7 @@ public final class HTTPTransport: UploadTransport {
             settings: .init(
                 maximumPerEndpoint: configuration.maximumConnectionsPerHost,
                 pooledIdleTimeout: .nanoseconds(Int64(configuration.pooledIdleTimeout.nanoseconds)),
-                makeTLSContext: TLSContextFactory.context(for:)
+                tlsContexts: TLSContextCache(make: TLSContextFactory.context(for:))
             ),
             group: MultiThreadedEventLoopGroup.singleton
         )
