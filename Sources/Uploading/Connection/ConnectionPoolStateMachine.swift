@@ -332,7 +332,7 @@ struct ConnectionPoolStateMachine: Sendable {
                 return "\(endpoint): multiplexed connections \(multiplexed.keys.sorted()), \(state.multiplexed) listed"
             }
             var roomToMultiplex = false
-            for (id, connection) in multiplexed {
+            for connection in multiplexed.values {
                 guard case let .multiplexed(carried, capacity) = connection.place else { continue }
                 // A lowered capacity may leave more leases carried than it allows; `serve` hands
                 // over none then.

@@ -60,7 +60,7 @@ final class TransferExchange: TransportTask {
     private let pool: ConnectionPool
     private let endpoint: PoolEndpoint
     private let head: HTTPRequestHead
-    private let body: MultipartBody
+    private let body: RequestBody
     private let chunkSize: Int
     private let connectTimeout: TimeAmount
     private let idleTimeout: TimeAmount

@@ -102,7 +102,7 @@ struct EmbeddedConnectionTests {
         let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60))
         try channel.pipeline.syncOperations.addHandler(handler)
         let connection = PooledConnection(id: .init(value: 1), channel: channel, handler: handler)
-        let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")]))
+        let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")])).requestBody
         let cancelled = Flag()
         let ending = Ending()
         let request = ExchangeHandler.Request(
@@ -138,7 +138,7 @@ struct EmbeddedConnectionTests {
         let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60))
         try channel.pipeline.syncOperations.addHandler(handler)
         let connection = PooledConnection(id: .init(value: 1), channel: channel, handler: handler)
-        let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")]))
+        let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")])).requestBody
         let ending = Ending()
         connection.execute(ExchangeHandler.Request(
             token: 3, isCancelled: { false },
