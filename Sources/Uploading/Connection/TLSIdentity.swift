@@ -31,7 +31,6 @@ struct TLSIdentity: Hashable, Sendable {
     /// The files and directories a context is read from, in a fixed order: a context made
     /// from them is stale once any of them changes (is created, replaced, rewritten or removed).
     var files: [String] {
-        guard verifiesCertificates || clientCertificateFile != nil else { return [] }
         var files: [String] = []
         if verifiesCertificates {
             if let certificateAuthorityFile { files.append(certificateAuthorityFile) }

@@ -95,22 +95,33 @@ struct EmbeddedConnectionTests {
         var isSet: Bool { value.load(ordering: .relaxed) }
     }
 
-    @Test("a cancel that reaches the event loop before the exchange's start is not lost: nothing is sent, the connection stays usable")
-    func cancelBeforeStart() throws {
+    /// An HTTP/1.1 connection on a connected `EmbeddedChannel`, ending with its `ExchangeHandler`.
+    private static func http1Connection() throws -> (EmbeddedChannel, PooledConnection) {
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
         let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60))
         try channel.pipeline.syncOperations.addHandler(handler)
-        let connection = PooledConnection(id: .init(value: 1), channel: channel, handler: handler)
+        return (channel, PooledConnection(id: .init(value: 1), channel: channel, handler: handler))
+    }
+
+    /// A small POST to `/upload` whose end `ending` records.
+    private static func request(token: Int, isCancelled: @escaping @Sendable () -> Bool, ending: Ending) throws
+        -> ExchangeHandler.Request {
         let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")])).requestBody
-        let cancelled = Flag()
-        let ending = Ending()
-        let request = ExchangeHandler.Request(
-            token: 7, isCancelled: { cancelled.isSet },
+        return ExchangeHandler.Request(
+            token: token, isCancelled: isCancelled,
             head: HTTPRequestHead(version: .http1_1, method: .POST, uri: "/upload", headers: ["Host": "127.0.0.1"]),
             bodyLength: body.contentLength, pump: BodyPump(body: body, chunkSize: 1024, readsSmallBodyNow: true),
             idleTimeout: .seconds(30), progress: { _ in },
             ended: { outcome, fate, _ in ending.ended.withLock { $0.append((outcome, fate)) } })
+    }
+
+    @Test("a cancel that reaches the event loop before the exchange's start is not lost: nothing is sent, the connection stays usable")
+    func cancelBeforeStart() throws {
+        let (channel, connection) = try Self.http1Connection()
+        let cancelled = Flag()
+        let ending = Ending()
+        let request = try Self.request(token: 7, isCancelled: { cancelled.isSet }, ending: ending)
         // The attempt sees its connection, is cancelled, and its cancel reaches the loop before
         // the start it had handed over.
         cancelled.set()
@@ -133,19 +144,9 @@ struct EmbeddedConnectionTests {
 
     @Test("an exchange started and then cancelled ends cancelled and closes the connection")
     func cancelAfterStart() throws {
-        let channel = EmbeddedChannel()
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
-        let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60))
-        try channel.pipeline.syncOperations.addHandler(handler)
-        let connection = PooledConnection(id: .init(value: 1), channel: channel, handler: handler)
-        let body = try MultipartEncoder().prepare(MultipartForm(parts: [.text(name: "a", value: "b")])).requestBody
+        let (channel, connection) = try Self.http1Connection()
         let ending = Ending()
-        connection.execute(ExchangeHandler.Request(
-            token: 3, isCancelled: { false },
-            head: HTTPRequestHead(version: .http1_1, method: .POST, uri: "/upload", headers: ["Host": "127.0.0.1"]),
-            bodyLength: body.contentLength, pump: BodyPump(body: body, chunkSize: 1024, readsSmallBodyNow: true),
-            idleTimeout: .seconds(30), progress: { _ in },
-            ended: { outcome, fate, _ in ending.ended.withLock { $0.append((outcome, fate)) } }))
+        connection.execute(try Self.request(token: 3, isCancelled: { false }, ending: ending))
         channel.embeddedEventLoop.run()
         guard case let .head(head)? = try channel.readOutbound(as: HTTPClientRequestPart.self) else {
             Issue.record("no head written")
