@@ -119,6 +119,8 @@ let package = Package(
             dependencies: [
                 "Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // The child process `JournalCrashTests` kills with SIGKILL mid-upload.

@@ -2,17 +2,13 @@
 /// produced, and it can be produced again from the start any number of times (a retry re-sends it).
 ///
 /// The body holds part headers and text in memory and only the paths of files; file content is
-/// read chunk by chunk when a reader streams it, so memory does not grow with file size.
+/// read chunk by chunk when a reader streams it, so memory does not grow with file size. What the
+/// transport sends is its `requestBody`.
 public struct MultipartBody: Sendable, Hashable {
-    /// The default chunk size of `MultipartBodyReader.nextChunk()`: 256 KiB.
-    public static let defaultChunkSize = 256 * 1024
-
     /// The boundary between parts.
     public let boundary: Boundary
-    /// The body as a list of segments, in wire order.
-    public let segments: [BodySegment]
-    /// The exact number of bytes the body has.
-    public let contentLength: Int64
+    /// The body as the transport sends it, typed `multipart/form-data` with the boundary.
+    public let requestBody: RequestBody
 
     /// Creates a body from its segments.
     ///
@@ -21,27 +17,26 @@ public struct MultipartBody: Sendable, Hashable {
     ///   - segments: The segments, in order.
     init(boundary: Boundary, segments: [BodySegment]) {
         self.boundary = boundary
-        self.segments = segments
-        self.contentLength = segments.reduce(0) { $0 + $1.length }
+        self.requestBody = RequestBody(segments: segments, contentType: "multipart/form-data; boundary=\(boundary.value)")
     }
+
+    /// The body as a list of segments, in wire order.
+    public var segments: [BodySegment] { requestBody.segments }
+
+    /// The exact number of bytes the body has.
+    public var contentLength: Int64 { requestBody.contentLength }
 
     /// The request's `Content-Type` header value.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary.value)" }
+    public var contentType: String { requestBody.contentType }
 
     /// The files the body reads, in order.
-    public var files: [FileSnapshot] {
-        segments.compactMap { segment in
-            if case let .file(snapshot) = segment { return snapshot }
-            return nil
-        }
-    }
+    public var files: [FileSnapshot] { requestBody.files }
 
     /// A reader that produces the body from its first byte.
     ///
     /// - Parameter chunkSize: The size of the chunks `nextChunk()` returns.
-    /// - Returns: A new reader; it opens each file when it reaches it and must be closed (or
-    ///   released) when the request ends.
-    public func makeReader(chunkSize: Int = MultipartBody.defaultChunkSize) -> MultipartBodyReader {
-        MultipartBodyReader(body: self, chunkSize: chunkSize)
+    /// - Returns: A new reader (see `RequestBody.makeReader(chunkSize:)`).
+    public func makeReader(chunkSize: Int = RequestBody.defaultChunkSize) -> BodyReader {
+        requestBody.makeReader(chunkSize: chunkSize)
     }
 }

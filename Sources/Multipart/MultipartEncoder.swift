@@ -43,7 +43,7 @@ public struct MultipartEncoder: Sendable {
                 let snapshot = try FileInspector.inspect(path)
                 segments.append(.bytes(pending))
                 pending = []
-                if snapshot.size > 0 { segments.append(.file(snapshot)) }
+                if snapshot.size > 0 { segments.append(.wholeFile(snapshot)) }
             }
             pending += crlf
         }

@@ -2,7 +2,7 @@ import Multipart
 import Testing
 
 /// Reads a whole body through a reader with the given chunk size.
-func collect(_ body: MultipartBody, chunkSize: Int = MultipartBody.defaultChunkSize) throws -> [UInt8] {
+func collect(_ body: MultipartBody, chunkSize: Int = RequestBody.defaultChunkSize) throws -> [UInt8] {
     let reader = body.makeReader(chunkSize: chunkSize)
     var bytes: [UInt8] = []
     while let chunk = try reader.nextChunk() {

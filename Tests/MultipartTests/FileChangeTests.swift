@@ -12,7 +12,7 @@ struct FileChangeTests {
         return (path, try MultipartEncoder().prepare(form))
     }
 
-    private func drain(_ reader: MultipartBodyReader) throws {
+    private func drain(_ reader: BodyReader) throws {
         while try reader.nextChunk() != nil {}
     }
 

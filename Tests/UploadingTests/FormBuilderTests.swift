@@ -6,7 +6,7 @@ import Testing
 
 @Suite("FormBuilder")
 struct FormBuilderTests {
-    static func bodyText(_ body: MultipartBody) throws -> String {
+    static func bodyText(_ body: RequestBody) throws -> String {
         let reader = body.makeReader(chunkSize: 7)
         defer { reader.close() }
         var bytes: [UInt8] = []

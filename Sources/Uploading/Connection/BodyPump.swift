@@ -31,7 +31,7 @@ final class BodyPump: Sendable {
 
     private static let readTarget = DispatchQueue(label: "ferry.uploading.body-read", attributes: .concurrent)
 
-    private let reader: MultipartBodyReader
+    private let reader: BodyReader
     private let chunkSize: Int
     private let queue = DispatchQueue(label: "ferry.uploading.body-pump", target: BodyPump.readTarget)
     private let state: Mutex<State>
@@ -47,7 +47,7 @@ final class BodyPump: Sendable {
     ///   - readsSmallBodyNow: Whether a body of one chunk, at most `smallBodyLimit`, is read
     ///     here, on the caller's thread (never an event loop), rather than on the pump's queue:
     ///     the caller has just inspected its files, and a small file then costs no thread hop.
-    init(body: MultipartBody, chunkSize: Int, readsSmallBodyNow: Bool) {
+    init(body: RequestBody, chunkSize: Int, readsSmallBodyNow: Bool) {
         self.reader = body.makeReader(chunkSize: chunkSize)
         self.chunkSize = chunkSize
         self.state = Mutex(State(remaining: body.contentLength))

@@ -23,8 +23,9 @@ final class ConnectionPool: Sendable {
         var maximumPerEndpoint: Int
         /// How long a connection may stay unused before it closes.
         var pooledIdleTimeout: TimeAmount
-        /// Makes the TLS context for `https` endpoints (once per set of options, on first use).
-        var makeTLSContext: @Sendable (ConnectionOptions) throws(UploadError) -> NIOSSLContext
+        /// The TLS contexts for `https` endpoints, made when a connection needs one (outside the
+        /// pool's lock) and kept while their files are unchanged.
+        var tlsContexts: TLSContextCache
     }
 
     private struct Waiting: Sendable {
@@ -39,7 +40,6 @@ final class ConnectionPool: Sendable {
         var waiting: [LeaseID: Waiting] = [:]
         var connections: [ConnectionID: PooledConnection] = [:]
         var connectFailures: [LeaseID: UploadError] = [:]
-        var tlsContexts: [ConnectionOptions: Result<NIOSSLContext, UploadError>] = [:]
     }
 
     private let settings: Settings
@@ -159,28 +159,25 @@ final class ConnectionPool: Sendable {
     }
 
     private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint) {
-        let (timeout, tls) = state.withLock { state -> (TimeAmount, Result<NIOSSLContext, UploadError>?) in
-            var timeout = TimeAmount.seconds(10)
-            if case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] {
-                timeout = waiting.connectTimeout
+        let timeout = state.withLock { state -> TimeAmount in
+            guard case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] else {
+                return .seconds(10)
             }
-            guard endpoint.usesTLS else { return (timeout, nil) }
-            if let context = state.tlsContexts[endpoint.options] { return (timeout, context) }
-            let context = Result { () throws(UploadError) in try settings.makeTLSContext(endpoint.options) }
-            state.tlsContexts[endpoint.options] = context
-            return (timeout, context)
+            return waiting.connectTimeout
         }
         let route: ProxyRoute
+        var tls: NIOSSLContext?
         do throws(UploadError) {
-            if case let .failure(error)? = tls { throw error }
+            if let identity = endpoint.tls { tls = try settings.tlsContexts.context(for: identity) }
             route = try ProxyRoute(to: endpoint)
         } catch {
             connectFailed(id, error: error)
             return
         }
         let setup = ConnectionSetup(
-            plan: .init(endpoint: endpoint, route: route, tls: try? tls?.get(), pooledIdleTimeout: settings.pooledIdleTimeout,
-                        goingAway: { [weak self] in self?.goingAway(id) }),
+            plan: .init(endpoint: endpoint, route: route, tls: tls, pooledIdleTimeout: settings.pooledIdleTimeout,
+                        http2Listener: .init(goingAway: { [weak self] in self?.goingAway(id) },
+                                             streamCapacityChanged: { [weak self] in self?.streamCapacityChanged(id, to: $0) })),
             eventLoop: group.next()
         )
         let deadline = NIODeadline.now() + timeout
@@ -238,6 +235,10 @@ final class ConnectionPool: Sendable {
 
     private func goingAway(_ id: ConnectionID) {
         perform(state.withLock { $0.machine.goingAway(id) })
+    }
+
+    private func streamCapacityChanged(_ id: ConnectionID, to capacity: Int) {
+        perform(state.withLock { $0.machine.streamCapacityChanged(id, to: capacity) })
     }
 
     private func connectFailed(_ id: ConnectionID, error: UploadError) {

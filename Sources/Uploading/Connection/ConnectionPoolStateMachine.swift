@@ -246,12 +246,18 @@ struct ConnectionPoolStateMachine: Sendable {
         return serve(connection.endpoint)
     }
 
-    /// Stops the pool: waiting leases fail, idle connections (and unused multiplexed ones)
-    /// close, leased ones close when released (multiplexed ones when their last lease ended),
-    /// connections being opened close when open.
+    /// Stops the pool: waiting leases fail, and so do leases whose connection is being opened
+    /// (at once: the connect may take its whole timeout); idle connections (and unused
+    /// multiplexed ones) close, leased ones close when released (multiplexed ones when their last
+    /// lease ended), connections being opened close when open.
     mutating func shutDown() -> [Action] {
         isShutDown = true
         var actions: [Action] = []
+        for (id, connection) in connections.sorted(by: { $0.key < $1.key }) {
+            guard case let .connecting(lease?) = connection.place else { continue }
+            connections[id]?.place = .connecting(for: nil)
+            actions.append(.failLease(lease, .shutDown))
+        }
         for (endpoint, state) in endpoints {
             actions += state.waiters.map { .failLease($0.lease, .shutDown) }
             actions += state.idle.map { .close($0) }
@@ -269,10 +275,19 @@ struct ConnectionPoolStateMachine: Sendable {
             endpoints[endpoint]?.idle = []
             endpoints[endpoint]?.multiplexed = []
         }
-        leases = leases.filter { lease, _ in
-            connections.values.contains { $0.place == .connecting(for: lease) }
-        }
+        leases = [:]
         return actions
+    }
+
+    /// The server of multiplexed connection `id` changed how many streams it takes at once (a
+    /// later SETTINGS frame). Leases it carries beyond a lowered capacity run on (the server
+    /// counts them as open); waiting leases are served up to a raised one.
+    ///
+    /// - Parameter capacity: The new capacity (at least 1).
+    mutating func streamCapacityChanged(_ id: ConnectionID, to capacity: Int) -> [Action] {
+        guard let connection = connections[id], case let .multiplexed(carried, _) = connection.place else { return [] }
+        connections[id]?.place = .multiplexed(leases: carried, capacity: max(1, capacity))
+        return serve(connection.endpoint)
     }
 
     // MARK: Inspection
@@ -317,9 +332,10 @@ struct ConnectionPoolStateMachine: Sendable {
                 return "\(endpoint): multiplexed connections \(multiplexed.keys.sorted()), \(state.multiplexed) listed"
             }
             var roomToMultiplex = false
-            for (id, connection) in multiplexed {
+            for connection in multiplexed.values {
                 guard case let .multiplexed(carried, capacity) = connection.place else { continue }
-                if carried.count > capacity { return "\(endpoint): \(id) carries \(carried.count) leases over \(capacity)" }
+                // A lowered capacity may leave more leases carried than it allows; `serve` hands
+                // over none then.
                 if carried.count < capacity { roomToMultiplex = true }
             }
             if let head = state.waiters.first {

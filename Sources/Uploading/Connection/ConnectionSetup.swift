@@ -41,8 +41,9 @@ final class ConnectionSetup: Sendable {
         let tls: NIOSSLContext?
         /// How long the connection may stay unused between requests.
         let pooledIdleTimeout: TimeAmount
-        /// Called (on the event loop) when the server sends an HTTP/2 GOAWAY.
-        let goingAway: @Sendable () -> Void
+        /// Told (on the event loop) when an HTTP/2 server sends GOAWAY or changes its stream
+        /// capacity.
+        let http2Listener: HTTP2ConnectionWatcher.Listener
     }
 
     /// How far setting up has come.
@@ -248,7 +249,7 @@ final class ConnectionSetup: Sendable {
         let operations = channel.pipeline.syncOperations
         let settingsReceived = channel.eventLoop.makePromise(of: Int.self)
         let watcher = HTTP2ConnectionWatcher(
-            pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, goingAway: plan.goingAway)
+            pooledIdleTimeout: plan.pooledIdleTimeout, settingsReceived: settingsReceived, listener: plan.http2Listener)
         do {
             let multiplexer = try operations.configureHTTP2Pipeline(
                 mode: .client, connectionConfiguration: configuration, streamConfiguration: .init(),

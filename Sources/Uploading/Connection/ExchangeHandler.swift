@@ -29,6 +29,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     struct Request: Sendable {
         /// Names the exchange for `cancel(token:)`.
         let token: Int
+        /// Whether the attempt was cancelled: a cancel that reached the event loop before the
+        /// exchange started cannot name it yet, so `PooledConnection` asks this at the start.
+        let isCancelled: @Sendable () -> Bool
         /// The request head.
         let head: HTTPRequestHead
         /// The body's length (its `Content-Length`).

@@ -1,11 +1,12 @@
 import NIOCore
 import NIOHTTP2
 
-/// Sits behind `NIOHTTP2Handler` on an HTTP/2 connection and tells the pool what the connection
-/// frames say about it: the server's first SETTINGS (how many streams it takes at once: the
-/// connection is ready then), its GOAWAY (the connection takes no new streams; streams above its
-/// last stream ID were not processed), and closes the connection when no stream has been open for
-/// the pool's idle time.
+/// Sits behind `NIOHTTP2Handler` on an HTTP/2 connection and carries out what
+/// `HTTP2ConnectionStateMachine` makes of the connection's frames and streams: the server's
+/// first SETTINGS make the connection ready (with how many streams it takes at once), a later
+/// SETTINGS that changes that tells the pool, GOAWAY tells the pool the connection takes no new
+/// streams (streams above its last stream ID were not processed), and the connection closes when
+/// no stream has been open for the pool's idle time.
 ///
 /// NIO's inline stream multiplexer does not pass streams' creation and closing down the pipeline;
 /// it tells the `NIOHTTP2StreamDelegate` given to `configureHTTP2Pipeline`, which
@@ -15,19 +16,29 @@ import NIOHTTP2
 final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
 
+    /// What the watcher tells the pool about a ready connection.
+    struct Listener: Sendable {
+        /// The server sent GOAWAY.
+        let goingAway: @Sendable () -> Void
+        /// A later SETTINGS changed how many streams the connection takes at once.
+        let streamCapacityChanged: @Sendable (Int) -> Void
+    }
+
     /// The most streams Ferry opens on one connection, whatever the server allows.
-    static let maximumStreams = 100
+    static let maximumStreams = HTTP2ConnectionStateMachine.maximumStreams
 
     private let settingsReceived: EventLoopPromise<Int>
-    private let goingAway: @Sendable () -> Void
+    private let listener: Listener
     private let pooledIdleTimeout: TimeAmount
-    private var openStreams: Set<HTTP2StreamID> = []
+    private var machine = HTTP2ConnectionStateMachine()
+    private var idleClose: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
 
     /// The last stream the server may have processed, once it sent GOAWAY (it sees the frame
     /// before the streams it drops hear that they closed, so an `ExchangeHandler` can ask).
-    private(set) var goAwayLastStreamID: HTTP2StreamID?
-    private var idleClose: Scheduled<Void>?
-    private var context: ChannelHandlerContext?
+    var goAwayLastStreamID: HTTP2StreamID? {
+        machine.goAwayLastStreamID.map { HTTP2StreamID($0) }
+    }
 
     /// Creates the watcher.
     ///
@@ -36,16 +47,16 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     ///   - settingsReceived: Succeeded with the stream capacity (the server's
     ///     `SETTINGS_MAX_CONCURRENT_STREAMS`, at most `maximumStreams`) at the server's first
     ///     SETTINGS; failed if the connection closes before.
-    ///   - goingAway: Called when the server sends GOAWAY.
-    init(pooledIdleTimeout: TimeAmount, settingsReceived: EventLoopPromise<Int>, goingAway: @escaping @Sendable () -> Void) {
+    ///   - listener: Told of GOAWAY and of later changes to the stream capacity.
+    init(pooledIdleTimeout: TimeAmount, settingsReceived: EventLoopPromise<Int>, listener: Listener) {
         self.pooledIdleTimeout = pooledIdleTimeout
         self.settingsReceived = settingsReceived
-        self.goingAway = goingAway
+        self.listener = listener
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        scheduleIdleClose()
+        act(machine.added())
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -53,27 +64,24 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
         self.context = nil
     }
 
-    /// A stream was created: the connection is not idle until every stream has closed.
+    /// A stream was created.
     func streamOpened(_ id: HTTP2StreamID) {
-        openStreams.insert(id)
-        idleClose?.cancel()
-        idleClose = nil
+        act(machine.streamOpened(Int(id)))
     }
 
-    /// A stream closed; the idle time starts when it was the last one open.
+    /// A stream closed.
     func streamClosed(_ id: HTTP2StreamID) {
-        if openStreams.remove(id) != nil, openStreams.isEmpty { scheduleIdleClose() }
+        act(machine.streamClosed(Int(id)))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         switch frame.payload {
         case let .settings(.settings(settings)):
-            let advertised = settings.last { $0.parameter == .maxConcurrentStreams }?.value ?? Self.maximumStreams
-            settingsReceived.succeed(max(1, min(Self.maximumStreams, advertised)))
+            let advertised = settings.last { $0.parameter == .maxConcurrentStreams }?.value
+            act(machine.settingsReceived(maximumConcurrentStreams: advertised))
         case let .goAway(lastStreamID, _, _):
-            goAwayLastStreamID = min(goAwayLastStreamID ?? lastStreamID, lastStreamID)
-            goingAway()
+            act(machine.goAwayReceived(lastStreamID: Int(lastStreamID)))
         default:
             break
         }
@@ -81,16 +89,36 @@ final class HTTP2ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idleClose?.cancel()
-        settingsReceived.fail(UploadError.transferFailed(reason: .connectionLost(
-            message: "the server closed the HTTP/2 connection before its settings")))
+        act(machine.closed())
         context.fireChannelInactive()
     }
 
-    private func scheduleIdleClose() {
-        idleClose?.cancel()
-        guard let context else { return }
-        let channel = context.channel
-        idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) { channel.close(promise: nil) }
+    private func act(_ action: HTTP2ConnectionStateMachine.Action) {
+        switch action {
+        case .none:
+            break
+        case let .ready(capacity):
+            settingsReceived.succeed(capacity)
+        case let .changeStreamCapacity(capacity):
+            listener.streamCapacityChanged(capacity)
+        case .goAway:
+            listener.goingAway()
+        case .scheduleIdleClose:
+            idleClose?.cancel()
+            guard let context else { return }
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) {
+                handler.value.act(handler.value.machine.idleTimeoutFired())
+            }
+        case .cancelIdleClose:
+            idleClose?.cancel()
+            idleClose = nil
+        case .close:
+            context?.close(promise: nil)
+        case .failReady:
+            idleClose?.cancel()
+            settingsReceived.fail(UploadError.transferFailed(reason: .connectionLost(
+                message: "the server closed the HTTP/2 connection before its settings")))
+        }
     }
 }

@@ -25,7 +25,7 @@ public final class HTTPTransport: UploadTransport {
     /// How the transport connects.
     public struct Configuration: Sendable {
         /// The size of the body chunks written to the connection.
-        public var chunkSize = MultipartBody.defaultChunkSize
+        public var chunkSize = RequestBody.defaultChunkSize
         /// The most connections kept to one host; at least the queue's concurrency.
         public var maximumConnectionsPerHost = 64
         /// How long an unused connection stays open for the next request.
@@ -46,7 +46,7 @@ public final class HTTPTransport: UploadTransport {
             settings: .init(
                 maximumPerEndpoint: configuration.maximumConnectionsPerHost,
                 pooledIdleTimeout: .nanoseconds(Int64(configuration.pooledIdleTimeout.nanoseconds)),
-                makeTLSContext: TLSContextFactory.context(for:)
+                tlsContexts: TLSContextCache(make: TLSContextFactory.context(for:))
             ),
             group: MultiThreadedEventLoopGroup.singleton
         )

@@ -58,14 +58,33 @@ final class PooledConnection: Sendable {
         return capacity
     }
 
-    /// Runs one exchange (from any thread).
+    /// Runs one exchange (from any thread). An exchange whose attempt was cancelled before it
+    /// started ends as cancelled without a byte sent, leaving the connection as it was: the
+    /// `cancel(token:)` that said so may have run first (the attempt learns which connection it
+    /// has, and may be cancelled, before this call has handed the exchange to the event loop).
     func execute(_ request: ExchangeHandler.Request) {
         switch carrier {
         case let .exchanges(handler):
-            channel.eventLoop.execute { handler.value.start(request) }
+            channel.eventLoop.execute {
+                if Self.endIfCancelled(request) { return }
+                handler.value.start(request)
+            }
         case let .streams(multiplexer, _, running):
-            channel.eventLoop.execute { self.openStream(for: request, multiplexer: multiplexer, running: running) }
+            channel.eventLoop.execute {
+                if Self.endIfCancelled(request) { return }
+                self.openStream(for: request, multiplexer: multiplexer, running: running)
+            }
         }
+    }
+
+    /// Ends `request` as cancelled, before any byte was sent, if its attempt was cancelled.
+    ///
+    /// - Returns: Whether it was.
+    private static func endIfCancelled(_ request: ExchangeHandler.Request) -> Bool {
+        guard request.isCancelled() else { return false }
+        request.pump.close()
+        request.ended(.failed(.transferFailed(reason: .other(message: "cancelled")), beforeResponse: true), .reuse, false)
+        return true
     }
 
     /// Cancels the exchange with `token`, if it is still the one running (from any thread).
@@ -91,7 +110,7 @@ final class PooledConnection: Sendable {
                             running: NIOLoopBoundBox<StreamExchanges>) {
         let token = request.token
         let tracked = ExchangeHandler.Request(
-            token: token, head: request.head, bodyLength: request.bodyLength, pump: request.pump,
+            token: token, isCancelled: request.isCancelled, head: request.head, bodyLength: request.bodyLength, pump: request.pump,
             idleTimeout: request.idleTimeout, progress: request.progress,
             ended: { outcome, fate, mayResend in
                 running.value.handlers[token] = nil
@@ -121,7 +140,7 @@ final class PooledConnection: Sendable {
             }
             running.value.handlers[token] = handler
             handler.start(tracked)
-            if cancelled { handler.cancel(token: token) }
+            if cancelled || request.isCancelled() { handler.cancel(token: token) }
         }
     }
 }

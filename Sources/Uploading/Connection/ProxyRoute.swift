@@ -16,13 +16,7 @@ enum ProxyRoute: Sendable, Hashable {
     /// - Throws: `UploadError.requestInvalid` with `.invalidProxy` when the proxy URL that
     ///   applies cannot be used.
     init(to endpoint: PoolEndpoint) throws(UploadError) {
-        let proxy: ProxyServer?
-        do {
-            proxy = try endpoint.options.proxy(scheme: endpoint.scheme, host: endpoint.host)
-        } catch {
-            throw .requestInvalid(reason: .invalidProxy(error))
-        }
-        guard let proxy else {
+        guard let proxy = try endpoint.proxy.get() else {
             self = .direct
             return
         }

@@ -1,7 +1,7 @@
 import Foundation
 import NIOSSL
 
-/// Makes the TLS client context for a job's `ConnectionOptions`, as curl reads its options:
+/// Makes the TLS client context for a job's `TLSIdentity`, as curl reads its options:
 /// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's
 /// when neither is given; a `c_rehash` directory is searched by subject hash, a plain one read
 /// whole), the client certificate for mutual TLS (`--cert`, its key in `--key`
@@ -9,13 +9,14 @@ import NIOSSL
 /// offers `h2` and `http/1.1` (`ConnectionSetup` reads which the server chose); otherwise (the
 /// default, `--http1.1`) the handshake offers no protocol at all, and the server speaks HTTP/1.1.
 enum TLSContextFactory {
-    /// The context for `options`.
+    /// The context for `options`, its files read now (`TLSContextCache` keeps it while they are
+    /// unchanged).
     ///
-    /// - Parameter options: The job's connection options.
-    /// - Returns: A context the pool keeps for every connection with these options.
+    /// - Parameter options: The TLS part of the job's connection options.
+    /// - Returns: A context for every connection with these options.
     /// - Throws: `UploadError.transferFailed(.tlsFileUnusable)` naming the option and the path
     ///   when a file is missing, unreadable or holds no PEM certificate or key.
-    static func context(for options: ConnectionOptions) throws(UploadError) -> NIOSSLContext {
+    static func context(for options: TLSIdentity) throws(UploadError) -> NIOSSLContext {
         var tls = TLSConfiguration.makeClientConfiguration()
         if options.offersHTTP2 { tls.applicationProtocols = ["h2", "http/1.1"] }
         if !options.verifiesCertificates {

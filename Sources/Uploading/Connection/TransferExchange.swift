@@ -60,7 +60,7 @@ final class TransferExchange: TransportTask {
     private let pool: ConnectionPool
     private let endpoint: PoolEndpoint
     private let head: HTTPRequestHead
-    private let body: MultipartBody
+    private let body: RequestBody
     private let chunkSize: Int
     private let connectTimeout: TimeAmount
     private let idleTimeout: TimeAmount
@@ -195,7 +195,7 @@ final class TransferExchange: TransportTask {
             return
         }
         connection.execute(ExchangeHandler.Request(
-            token: token, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
+            token: token, isCancelled: { self.state.withLock { $0.cancelled } }, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
             progress: { bytes in self.wrote(bytes) },
             ended: { outcome, fate, mayResend in
                 self.ended(outcome, fate: fate, mayResend: mayResend, on: connection, token: token)

@@ -75,7 +75,7 @@ public struct FormBuilder: Sendable {
         do {
             let headers = try RequestHeaders.build(target: target, userHeaders: spec.headers,
                                                    contentType: body.contentType, contentLength: body.contentLength)
-            return RequestMessage(method: spec.method, target: target, headers: headers, body: body)
+            return RequestMessage(method: spec.method, target: target, headers: headers, body: body.requestBody)
         } catch {
             throw .requestInvalid(reason: .invalidHeader(error))
         }

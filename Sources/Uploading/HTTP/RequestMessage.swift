@@ -9,8 +9,8 @@ public struct RequestMessage: Sendable {
     public var target: UploadTarget
     /// The headers, in wire order.
     public var headers: [HeaderField]
-    /// The body.
-    public var body: MultipartBody
+    /// The body (for a form, `MultipartBody.requestBody`).
+    public var body: RequestBody
 
     /// The request line and headers as HTTP/1.1 text, ending with the blank line.
     public var head: String {

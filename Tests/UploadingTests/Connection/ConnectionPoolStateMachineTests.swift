@@ -108,18 +108,54 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.lease(lease(2), to: a, fresh: false) == [.handOver(connection(1), to: lease(2))])
     }
 
-    @Test("shutdown fails waiters, closes idle connections, and closes the rest as they come back")
+    @Test("shutdown fails waiters and leases whose connection is being opened, closes idle connections, and closes the rest as they come back")
     func shutdown() {
         var machine = Machine(maximumPerEndpoint: 1)
         _ = machine.lease(lease(1), to: a, fresh: false)
         _ = machine.connected(connection(1))
         _ = machine.lease(lease(2), to: a, fresh: false)
-        _ = machine.lease(lease(3), to: b, fresh: false)
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [.connect(connection(2), b)])
         let actions = machine.shutDown()
-        #expect(actions == [.failLease(lease(2), .shutDown)])
+        #expect(actions == [.failLease(lease(3), .shutDown), .failLease(lease(2), .shutDown)])
+        #expect(machine.census.waiting == 0)
         #expect(machine.released(connection(1), reusable: true) == [.close(connection(1))])
         #expect(machine.connected(connection(2)) == [.close(connection(2))])
         #expect(machine.lease(lease(4), to: a, fresh: false) == [.failLease(lease(4), .shutDown)])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("shutdown with a connect in flight fails its lease at once, however the connect ends",
+          arguments: ["connected", "connectFailed", "closed"])
+    func shutdownWithConnectInFlight(ending: String) {
+        var machine = Machine(maximumPerEndpoint: 2)
+        #expect(machine.lease(lease(1), to: a, fresh: false) == [.connect(connection(1), a)])
+        #expect(machine.shutDown() == [.failLease(lease(1), .shutDown)])
+        #expect(machine.place(of: connection(1)) == .connecting(for: nil))
+        switch ending {
+        case "connected": #expect(machine.connected(connection(1)) == [.close(connection(1))])
+        case "connectFailed": #expect(machine.connectFailed(connection(1)) == [])
+        default: #expect(machine.closed(connection(1)) == [])
+        }
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("a later SETTINGS: a raised stream capacity serves waiting leases; a lowered one hands over none until streams end below it")
+    func streamCapacityChanges() {
+        var machine = Machine(maximumPerEndpoint: 1)
+        _ = machine.lease(lease(1), to: b, fresh: false)
+        #expect(machine.connected(connection(1), streamCapacity: 1) == [.handOver(connection(1), to: lease(1))])
+        #expect(machine.lease(lease(2), to: b, fresh: false) == [])
+        #expect(machine.lease(lease(3), to: b, fresh: false) == [])
+        #expect(machine.streamCapacityChanged(connection(1), to: 3)
+            == [.handOver(connection(1), to: lease(2)), .handOver(connection(1), to: lease(3))])
+        #expect(machine.streamCapacityChanged(connection(1), to: 1) == [])
+        #expect(machine.place(of: connection(1)) == .multiplexed(leases: [lease(1), lease(2), lease(3)], capacity: 1))
+        #expect(machine.lease(lease(4), to: b, fresh: false) == [])
+        #expect(machine.streamEnded(connection(1), lease: lease(1)) == [])
+        #expect(machine.streamEnded(connection(1), lease: lease(2)) == [])
+        #expect(machine.streamEnded(connection(1), lease: lease(3)) == [.handOver(connection(1), to: lease(4))])
+        #expect(machine.invariantViolation() == nil)
+        #expect(machine.streamCapacityChanged(connection(9), to: 5) == [], "an unknown connection")
     }
 
     @Test("an HTTP/2 connection carries waiting leases at once up to its capacity; the rest get another")
@@ -218,7 +254,7 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.streamEnded(connection(1), lease: lease(1)) == [.close(connection(1))])
     }
 
-    @Test("random interleavings of leases, connects, releases, GOAWAYs, closes and cancels never lose a connection",
+    @Test("random interleavings of leases, connects, releases, GOAWAYs, SETTINGS, closes, cancels and shutdowns never lose a connection or a lease",
           arguments: 0..<20)
     func randomInterleavings(seed: UInt64) {
         var random = SplitMix(seed: seed)
@@ -280,6 +316,12 @@ struct ConnectionPoolStateMachineTests {
                 }
             case 6:
                 if let id = idleOrClosing.sorted().randomElement(using: &random) { apply(machine.goingAway(id)) }
+            case 7:
+                // A later SETTINGS; now and then, the pool shuts down.
+                if let id = idleOrClosing.sorted().randomElement(using: &random) {
+                    apply(machine.streamCapacityChanged(id, to: Int(1 + random.next() % 4)))
+                }
+                if random.next() % 400 == 0 { apply(machine.shutDown()) }
             case 4:
                 // The server or the pool closes something: idle, closing or even leased.
                 let candidates = idleOrClosing.sorted() + (random.next() % 4 == 0 ? leased.keys.sorted() : [])

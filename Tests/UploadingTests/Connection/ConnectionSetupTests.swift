@@ -31,7 +31,8 @@ struct ConnectionSetupTests {
         options.offersHTTP2 = offersHTTP2
         return ConnectionSetup.Plan(
             endpoint: PoolEndpoint(scheme: "https", host: "127.0.0.1", port: port, options: options), route: .direct,
-            tls: try TLSContextFactory.context(for: options), pooledIdleTimeout: .seconds(30), goingAway: {}
+            tls: try TLSContextFactory.context(for: TLSIdentity(options)), pooledIdleTimeout: .seconds(30),
+            http2Listener: .init(goingAway: {}, streamCapacityChanged: { _ in })
         )
     }
 

@@ -8,25 +8,25 @@ import Musl
 import Darwin
 #endif
 
-/// Produces a `MultipartBody`'s bytes from the first to the last, in chunks.
+/// Produces a `RequestBody`'s bytes from the first to the last, in chunks.
 ///
 /// A reader opens each file when it reaches it and closes it when the file is done, on `close()`
 /// or when the reader is released, so a cancelled request never leaks a descriptor. Before a file
 /// is read its identity, size and modification time are compared with the snapshot taken when the
-/// body was prepared, and after it is read its size and modification time are checked again:
+/// body was prepared, and after its range is read its size and modification time are checked again:
 /// any difference fails the stream with `MultipartError.fileChanged`, so a body whose length
 /// differs from the declared one is never produced.
 ///
 /// All methods may be called from any thread; calls are serialised by an internal mutex.
-public final class MultipartBodyReader: Sendable {
+public final class BodyReader: Sendable {
     /// The size of the chunks `nextChunk()` returns.
     public let chunkSize: Int
     private let state: Mutex<ReaderState>
 
-    init(body: MultipartBody, chunkSize: Int) {
+    init(segments: [BodySegment], chunkSize: Int) {
         precondition(chunkSize > 0, "chunk size must be positive")
         self.chunkSize = chunkSize
-        self.state = Mutex(ReaderState(segments: body.segments))
+        self.state = Mutex(ReaderState(segments: segments))
     }
 
     /// The number of bytes produced so far.
@@ -76,7 +76,7 @@ public final class MultipartBodyReader: Sendable {
     }
 }
 
-/// The mutable state of a `MultipartBodyReader`, guarded by its mutex.
+/// The mutable state of a `BodyReader`, guarded by its mutex.
 struct ReaderState: ~Copyable {
     private let segments: [BodySegment]
     private var segmentIndex = 0
@@ -102,14 +102,15 @@ struct ReaderState: ~Copyable {
                 }
                 written += count
                 advance(by: count, segmentLength: Int64(bytes.count))
-            case let .file(snapshot):
-                if descriptor < 0 { try openFile(snapshot) }
-                let wanted = Int(min(Int64(space), snapshot.size - offsetInSegment))
-                let count = try readFile(snapshot, into: UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + wanted)]))
+            case let .file(snapshot, range):
+                if descriptor < 0 { try openFile(snapshot, at: range.lowerBound + offsetInSegment) }
+                let wanted = Int(min(Int64(space), Int64(range.count) - offsetInSegment))
+                let count = try readFile(snapshot, at: range.lowerBound + offsetInSegment,
+                                         into: UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + wanted)]))
                 written += count
                 offsetInSegment += Int64(count)
                 produced += Int64(count)
-                if offsetInSegment == snapshot.size {
+                if offsetInSegment == Int64(range.count) {
                     try finishFile(snapshot)
                     segmentIndex += 1
                     offsetInSegment = 0
@@ -135,21 +136,24 @@ struct ReaderState: ~Copyable {
         }
     }
 
-    private mutating func openFile(_ snapshot: FileSnapshot) throws(MultipartError) {
+    /// Opens the file, checked unchanged, at byte `offset`.
+    private mutating func openFile(_ snapshot: FileSnapshot, at offset: Int64) throws(MultipartError) {
         descriptor = try FileInspector.openUnchanged(snapshot)
-        if offsetInSegment > 0, lseek(descriptor, off_t(offsetInSegment), SEEK_SET) < 0 {
+        if offset > 0, lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
             throw .fileReadFailed(path: snapshot.path, errno: errno)
         }
     }
 
-    private func readFile(_ snapshot: FileSnapshot, into buffer: UnsafeMutableRawBufferPointer) throws(MultipartError) -> Int {
+    /// Fills `buffer` from the open file, whose position is `offset`.
+    private func readFile(_ snapshot: FileSnapshot, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+        throws(MultipartError) -> Int {
         var total = 0
         while total < buffer.count {
             let count = Glibc.read(descriptor, buffer.baseAddress! + total, buffer.count - total)
             if count > 0 {
                 total += count
             } else if count == 0 {
-                throw .fileChanged(path: snapshot.path, reason: .shrank(expected: snapshot.size, read: offsetInSegment + Int64(total)))
+                throw .fileChanged(path: snapshot.path, reason: .shrank(expected: snapshot.size, read: offset + Int64(total)))
             } else if errno != EINTR {
                 throw .fileReadFailed(path: snapshot.path, errno: errno)
             }
