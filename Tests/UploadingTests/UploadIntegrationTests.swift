@@ -136,6 +136,29 @@ struct UploadIntegrationTests {
         }
     }
 
+    @Test("cancelling after the body went out and before the answer: the job may have arrived, R leaves it, the server has it once")
+    func cancelAfterSending() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("cancelled-late.txt", bytes: 300)
+        try await LiveUpload.run(faults: FaultPlan(delayMilliseconds: 2_000)) { url, manager, server, _ in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            for _ in 0..<500 where server.receivedUploads.isEmpty {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(server.receivedUploads.count == 1)
+            manager.cancel(id)
+            _ = await manager.waitUntilIdle()
+            let job = try #require(manager.job(id))
+            #expect(job.state == .failed)
+            #expect(job.lastError == .transferFailed(reason: .cancelledAfterSending))
+            #expect(job.mayHaveArrived)
+            manager.retryFailedAndCancelled()
+            try await Task.sleep(for: .milliseconds(2_500))
+            #expect(server.receivedUploads.count == 1)
+            #expect(manager.job(id)?.state == .failed)
+        }
+    }
+
     @Test("bundle mode sends every file in one request under one field name")
     func bundle() async throws {
         let dir = TemporaryDirectory()

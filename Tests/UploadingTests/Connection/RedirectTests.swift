@@ -211,10 +211,14 @@ struct RedirectTests {
             let total = request.message.body.contentLength
             let transport = HTTPTransport()
             let reports = Mutex<[Int64]>([])
+            let asked = Mutex(0)
             let result = await withCheckedContinuation { continuation in
                 _ = transport.start(request, progress: { bytes in reports.withLock { $0.append(bytes) } },
+                                    bodyCompleting: { asked.withLock { $0 += 1 }; return true },
                                     completion: { continuation.resume(returning: $0) })
             }
+            // Each sending of the body asked before its last byte.
+            #expect(asked.withLock { $0 } == 2)
             try await transport.shutdown()
             #expect((try? result.get())?.status == 200)
             let values = reports.withLock { $0 }
