@@ -69,7 +69,9 @@ struct UploadIntegrationTests {
     @Test("a connection dropped mid-body is a retried connection failure")
     func droppedConnection() async throws {
         let dir = TemporaryDirectory()
-        let path = dir.file("big.bin", bytes: 4_000_000)
+        // Larger than what the socket buffers can hold, so the drop comes before the last byte
+        // was handed over (after it, the job would be "may have arrived", not retried).
+        let path = dir.file("big.bin", bytes: 32_000_000)
         try await LiveUpload.run(faults: FaultPlan(dropRate: 1, seed: 1), retries: 1) { url, manager, server, _ in
             let id = try manager.enqueue([spec(url, [path])])[0]
             let summary = await manager.waitUntilIdle()

@@ -43,9 +43,9 @@ public final class UploadManager: @unchecked Sendable {
 
     let rootQueue = DispatchQueue(label: "ferry.uploading.root")
     /// Where the file-system work of starting an attempt (inspecting and reading a small body)
-    /// and of a user's retry (re-capturing files) runs: concurrent, so a path that blocks (a hung
-    /// mount) holds up its own job only, never the root queue's pause, cancel or progress.
-    private let fileQueue = DispatchQueue(label: "ferry.uploading.files", attributes: .concurrent)
+    /// and of a user's retry (re-capturing files) runs, in order: a path that blocks (a hung
+    /// mount) holds up later starts, never the root queue's pause, cancel or progress.
+    private let fileQueue = DispatchQueue(label: "ferry.uploading.files")
     private let transport: any UploadTransport
     private let scheduler: any UploadScheduler
     private let formBuilder: FormBuilder
@@ -373,7 +373,7 @@ public final class UploadManager: @unchecked Sendable {
     func waitForRootQueue() {
         for _ in 0..<3 {
             rootQueue.sync {}
-            fileQueue.sync(flags: .barrier) {}
+            fileQueue.sync {}
         }
         rootQueue.sync { deliverGatheredEvents() }
     }

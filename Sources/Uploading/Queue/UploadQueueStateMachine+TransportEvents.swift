@@ -123,7 +123,7 @@ extension UploadQueueStateMachine {
     /// (a local file error, reported before the transfer began). After the body may have
     /// completed (``transportSentWholeBody(_:attempt:)``) the job is not retried: it fails as
     /// "may have arrived" — `cancelledAfterSending` when the user's cancel ended it,
-    /// `unansweredAfterSending` otherwise.
+    /// `unansweredAfterSending` for a failure that would otherwise be retried.
     ///
     /// - Parameters:
     ///   - id: The job.
@@ -138,7 +138,9 @@ extension UploadQueueStateMachine {
         var error = error
         if flight.cancelRequested {
             error = .transferFailed(reason: .cancelledAfterSending)
-        } else if flight.bodyMayHaveCompleted, case let .transferFailed(reason) = error, !error.mayHaveArrived {
+        } else if flight.bodyMayHaveCompleted, error.isRetryable, case let .transferFailed(reason) = error {
+            // Only a failure that would be retried needs saying so; one that is not (a proxy's
+            // 407 the transport turned into an error, say) keeps its own words.
             error = .transferFailed(reason: .unansweredAfterSending(reason))
         }
         fail(&record, flight, error, now: now, &actions)

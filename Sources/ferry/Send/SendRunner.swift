@@ -72,7 +72,7 @@ struct SendRunner {
             }
             if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {
-            if template != nil, case .journalFailed? = error as? UploadError {
+            if template != nil, case .journalFailed = error {
                 // Jobs already queued may be in flight: stop them and keep them for --resume.
                 termination.end(because: "\(error)", status: 1)
             }

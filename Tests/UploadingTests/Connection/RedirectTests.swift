@@ -184,7 +184,9 @@ struct RedirectTests {
             manager.cancel(id)
             let cancelled = try await transport.census(within: .seconds(10)) { $0.leased == 0 }
             #expect(cancelled.leased == 0, "\(cancelled)")
-            #expect(manager.job(id)?.state == .cancelled)
+            // The first request's whole body went out (to nginx, which answered 307): the gate
+            // cannot tell that the redirected one's did not, so the job may have arrived.
+            #expect(manager.job(id)?.mayHaveArrived == true)
             manager.stop()
             try await transport.shutdown()
         }
