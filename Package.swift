@@ -86,7 +86,7 @@ let package = Package(
         // The interface's model: update(state, message) -> commands, view(state) -> buffer.
         .target(
             name: "FerryApp",
-            dependencies: ["TerminalUI", "Uploading", "Multipart", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TerminalUI", "Uploading", "Multipart"]
         ),
         // What the executable runs, where it can be tested: the interface loop (on a terminal
         // protocol, commands on a worker queue), `ferry send`'s printer and termination, the
@@ -123,8 +123,10 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
-        // The child process `JournalCrashTests` kills with SIGKILL mid-upload.
-        .executableTarget(name: "JournalCrashChild", dependencies: ["Uploading", "TestSupport"], path: "Tests/JournalCrashChild"),
+        // The child process that kills itself with SIGKILL mid-upload for `JournalCrashTests`.
+        .executableTarget(name: "JournalCrashChild", dependencies: [
+            "Uploading", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
             "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -88,6 +88,17 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         /// server answered: the server may have stored the upload. Never retried automatically:
         /// sending it again is the user's choice.
         case stoppedAfterSending
+        /// The user cancelled after the body's last byte went to the server, before it answered:
+        /// the server may have stored the upload. Never retried automatically.
+        case cancelledAfterSending
+        /// The attempt ended for `reason` (the connection lost, a timeout) after the body's last
+        /// byte went to the server, before it answered: the server may have stored the upload.
+        /// Never retried automatically.
+        indirect case unansweredAfterSending(TransferReason)
+        /// An earlier run ended (killed, crashed) after the body's last byte went to the server
+        /// and before the answer was recorded; found in the journal when it was restored. The
+        /// server may have stored the upload. Never retried automatically.
+        case interruptedAfterSending
         /// Any other transport failure.
         case other(message: String)
         /// The proxy (`host:port`) could not be reached, or failed before it answered `CONNECT`.
@@ -128,6 +139,9 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case readFailed(message: String)
         /// Writing the journal failed.
         case writeFailed(message: String)
+        /// The journal's database file was removed (or replaced) while it was open: nothing
+        /// written to it can be read again.
+        case removed(path: String)
         /// Another process has the journal open, so the rows earlier runs left cannot be taken
         /// over (they may be that process's live jobs).
         case inUse(path: String, processID: Int32?)
@@ -142,7 +156,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             // A host name that does not resolve is a typo far more often than a passing fault: not
             // retried, as curl does not. A refused port is retried: it is what a restarting server
             // answers.
-            case .tlsFailed, .tlsRejected, .tlsFileUnusable, .stoppedAfterSending, .replyNotHTTP, .responseHeadersTooLarge,
+            case .tlsFailed, .tlsRejected, .tlsFileUnusable, .stoppedAfterSending, .cancelledAfterSending,
+                 .unansweredAfterSending, .interruptedAfterSending, .replyNotHTTP, .responseHeadersTooLarge,
                  .proxyAuthenticationFailed, .hostNotFound:
                 return false
             case .connectFailed, .connectTimedOut, .connectionLost, .idleTimedOut, .connectionRefused,
@@ -155,6 +170,17 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
         case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
             return false
+        }
+    }
+
+    /// Whether the error says the whole body may have reached the server without an answer
+    /// (stopped, cancelled, lost or interrupted after sending): sending it again is the user's
+    /// choice, never automatic.
+    public var mayHaveArrived: Bool {
+        guard case let .transferFailed(reason) = self else { return false }
+        switch reason {
+        case .stoppedAfterSending, .cancelledAfterSending, .unansweredAfterSending, .interruptedAfterSending: return true
+        default: return false
         }
     }
 
@@ -180,7 +206,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case let .multipartFailed(.fileRejected(path, _)), let .multipartFailed(.fileChanged(path, _)),
              let .multipartFailed(.fileReadFailed(path, _)):
             return path
-        case let .journalFailed(.openFailed(path, _)): return path
+        case let .journalFailed(.openFailed(path, _)), let .journalFailed(.removed(path)): return path
         default: return nil
         }
     }
@@ -254,6 +280,13 @@ extension UploadError.TransferReason: CustomStringConvertible {
         case let .replyInvalid(host, problem): return "the reply of \(host) is not valid HTTP: \(problem)"
         case .stoppedAfterSending:
             return "stopped after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
+        case .cancelledAfterSending:
+            return "cancelled after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
+        case let .unansweredAfterSending(reason):
+            return "no answer after the whole file was sent (\(reason.description)): it may have arrived; retry to send it again"
+        case .interruptedAfterSending:
+            return "Ferry ended after the whole file was sent, before the server's answer was recorded: "
+                + "it may have arrived; retry to send it again"
         case let .other(message): return "the transfer failed: \(message)"
         case let .proxyConnectFailed(proxy, message): return "could not connect to the proxy \(proxy): \(message)"
         case let .proxyAuthenticationFailed(proxy, status, credentialsGiven):
@@ -296,7 +329,12 @@ extension UploadError.JournalReason: CustomStringConvertible {
         case let .openFailed(path, message):
             return "could not open the journal at \(path): \(message); check the directory's permissions"
         case let .readFailed(message): return "could not read the journal: \(message)"
-        case let .writeFailed(message): return "could not write the journal: \(message); the queue may not survive a restart"
+        case let .writeFailed(message):
+            return "could not write the journal: \(message); nothing new starts until it can be written "
+                + "(free some space, or fix the directory's permissions)"
+        case let .removed(path):
+            return "the journal at \(path) was removed while Ferry used it; nothing new starts, "
+                + "and what is in flight can no longer be recorded there"
         case let .inUse(path, processID):
             let holder = processID.map { "another ferry process (pid \($0))" } ?? "another ferry process"
             return "the journal at \(path) is in use by \(holder); its unfinished jobs are not restored "

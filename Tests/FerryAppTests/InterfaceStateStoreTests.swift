@@ -72,4 +72,15 @@ struct InterfaceStateStoreTests {
         #expect(settings == FormSettings(url: "https://x.test/up", parameters: [FormRow(name: "album", value: "a")],
                                          headers: [FormRow(name: "X-Note", value: "n")]))
     }
+
+    @Test("the store uses the journal's own connection: once the journal is closed, saving fails")
+    func usesTheJournalsConnection() throws {
+        let place = JournalPlace()
+        defer { place.remove() }
+        let journal = try UploadJournal(path: place.journalPath, client: .interface)
+        let store = InterfaceStateStore(journal: journal)
+        try store.save(true, forKey: "paused")
+        try journal.close()
+        #expect(throws: UploadError.self) { try store.save(false, forKey: "paused") }
+    }
 }

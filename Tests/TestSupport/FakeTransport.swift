@@ -9,7 +9,10 @@ import Uploading
 ///
 /// Automatic replies complete asynchronously (on `ferry.tests.fake-transport`), after reporting
 /// the whole body as sent, as a real transport would; cancelled requests complete with a
-/// failure too, which the manager must ignore.
+/// failure too, which the manager must ignore. Reporting the whole body as sent (an automatic
+/// reply, `progress` up to the body's length, `sendWholeBody`) first asks the request's
+/// `bodyCompleting`, as a real transport does before the last byte: when it says no, the request
+/// fails without that report.
 public final class FakeTransport: UploadTransport {
     /// What the fake does with a request.
     public enum Reply: Sendable {
@@ -36,7 +39,10 @@ public final class FakeTransport: UploadTransport {
     private struct InFlight {
         let call: Call
         let progress: @Sendable (Int64) -> Void
+        let bodyCompleting: @Sendable () -> Bool
         let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
+        /// Whether `bodyCompleting` was asked.
+        var asked = false
     }
 
     private struct State {
@@ -46,6 +52,8 @@ public final class FakeTransport: UploadTransport {
         var written: [Int: Int64] = [:]
         var maxInFlight = 0
         var cancelled: [Call] = []
+        /// Each call's `bodyCompleting`, kept after the call ended.
+        var bodyCompleting: [Int: @Sendable () -> Bool] = [:]
     }
 
     private let state = Mutex(State())
@@ -72,12 +80,15 @@ public final class FakeTransport: UploadTransport {
     public func start(
         _ request: UploadRequest,
         progress: @escaping @Sendable (Int64) -> Void,
+        bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
         let call = state.withLock { state in
             let call = Call(index: state.calls.count, request: request)
             state.calls.append(call)
-            state.inFlight[call.index] = InFlight(call: call, progress: progress, completion: completion)
+            state.inFlight[call.index] = InFlight(call: call, progress: progress, bodyCompleting: bodyCompleting,
+                                                  completion: completion)
+            state.bodyCompleting[call.index] = bodyCompleting
             state.maxInFlight = max(state.maxInFlight, state.inFlight.count)
             return call
         }
@@ -86,7 +97,7 @@ public final class FakeTransport: UploadTransport {
             break
         case let .respond(status, headers, body):
             queue.async {
-                self.progress(call: call.index, bytesSent: request.message.body.contentLength)
+                guard self.progress(call: call.index, bytesSent: request.message.body.contentLength) else { return }
                 self.finish(call: call.index, with: .success(UploadResponse(status: status, headers: headers, body: body)))
             }
         case let .fail(error):
@@ -112,6 +123,15 @@ public final class FakeTransport: UploadTransport {
     /// The requests that were cancelled, in order.
     public var cancelled: [Call] { state.withLock { $0.cancelled } }
 
+    /// Asks a call's `bodyCompleting` now, also after the call was cancelled — as a real
+    /// transport whose event loop reaches the last byte while the cancel is on its way would.
+    ///
+    /// - Parameter index: The call's index.
+    /// - Returns: Whether the last byte would be let go.
+    public func lastByteAllowed(call index: Int) -> Bool {
+        state.withLock { $0.bodyCompleting[index] }?() ?? false
+    }
+
     /// Blocks until automatic replies and cancel completions queued so far were delivered.
     public func waitForPendingReplies() {
         queue.sync {}
@@ -127,6 +147,18 @@ public final class FakeTransport: UploadTransport {
     public func progress(job: UploadJobID, bytesSent: Int64) {
         guard let index = index(of: job) else { return }
         progress(call: index, bytesSent: bytesSent)
+    }
+
+    /// Writes a job's whole body as a real transport would: asks its `bodyCompleting`, then
+    /// reports every byte sent — or, when it says no, fails the request without the last byte.
+    ///
+    /// - Parameter job: The job.
+    /// - Returns: Whether the last byte was let go.
+    @discardableResult
+    public func sendWholeBody(job: UploadJobID) -> Bool {
+        guard let index = index(of: job) else { return false }
+        let length = state.withLock { $0.calls[index].request.message.body.contentLength }
+        return progress(call: index, bytesSent: length)
     }
 
     /// Answers a job's request in flight.
@@ -157,12 +189,28 @@ public final class FakeTransport: UploadTransport {
         state.withLock { state in state.inFlight.values.first { $0.call.jobID == job }?.call.index }
     }
 
-    private func progress(call index: Int, bytesSent: Int64) {
+    /// Reports bytes sent; reaching the body's length first asks `bodyCompleting`.
+    ///
+    /// - Returns: False when `bodyCompleting` held the last byte back (the request then failed).
+    @discardableResult
+    private func progress(call index: Int, bytesSent: Int64) -> Bool {
+        let ask = state.withLock { state -> (@Sendable () -> Bool)? in
+            guard var entry = state.inFlight[index], !entry.asked,
+                  bytesSent >= entry.call.request.message.body.contentLength else { return nil }
+            entry.asked = true
+            state.inFlight[index] = entry
+            return entry.bodyCompleting
+        }
+        if let ask, !ask() {
+            finish(call: index, with: .failure(.transferFailed(reason: .other(message: "the body's last byte was held back"))))
+            return false
+        }
         let report = state.withLock { state in
             state.written[index] = bytesSent
             return state.inFlight[index]?.progress
         }
         report?(bytesSent)
+        return true
     }
 
     /// The bytes last reported for a call (its task's `bytesWritten`).

@@ -86,7 +86,9 @@ struct UploadIntegrationTests {
     @Test("a connection dropped mid-body is a retried connection failure")
     func droppedConnection() async throws {
         let dir = TemporaryDirectory()
-        let path = dir.file("big.bin", bytes: 4_000_000)
+        // Larger than what the socket buffers can hold, so the drop comes before the last byte
+        // was handed over (after it, the job would be "may have arrived", not retried).
+        let path = dir.file("big.bin", bytes: 32_000_000)
         try await LiveUpload.run(faults: FaultPlan(dropRate: 1, seed: 1), retries: 1) { url, manager, server, _ in
             let id = try manager.enqueue([spec(url, [path])])[0]
             let summary = await manager.waitUntilIdle()
@@ -150,6 +152,29 @@ struct UploadIntegrationTests {
             #expect(job.lastError == .transferFailed(reason: .stoppedAfterSending))
             #expect(job.lastError?.isRetryable == false)
             #expect(job.attemptHistory.last?.outcome == .interrupted)
+        }
+    }
+
+    @Test("cancelling after the body went out and before the answer: the job may have arrived, R leaves it, the server has it once")
+    func cancelAfterSending() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("cancelled-late.txt", bytes: 300)
+        try await LiveUpload.run(faults: FaultPlan(delayMilliseconds: 2_000)) { url, manager, server, _ in
+            let id = try manager.enqueue([spec(url, [path])])[0]
+            for _ in 0..<500 where server.receivedUploads.isEmpty {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(server.receivedUploads.count == 1)
+            manager.cancel(id)
+            _ = await manager.waitUntilIdle()
+            let job = try #require(manager.job(id))
+            #expect(job.state == .failed)
+            #expect(job.lastError == .transferFailed(reason: .cancelledAfterSending))
+            #expect(job.mayHaveArrived)
+            manager.retryFailedAndCancelled()
+            try await Task.sleep(for: .milliseconds(2_500))
+            #expect(server.receivedUploads.count == 1)
+            #expect(manager.job(id)?.state == .failed)
         }
     }
 

@@ -11,6 +11,8 @@ struct UploadQueueStateMachineTests {
         case restore([UploadJob], changed: [Int64: String] = [:])
         case began(Int64, attempt: Int = 1, total: Int64 = 1000, at: Int64 = 0)
         case progress(Int64, attempt: Int = 1, bytes: Int64, at: Int64)
+        /// The transport was let write the body's last byte.
+        case sentWholeBody(Int64, attempt: Int = 1)
         case respond(Int64, attempt: Int = 1, status: Int, retryAfterMs: Int64? = nil, at: Int64 = 0)
         case fail(Int64, attempt: Int = 1, UploadError, at: Int64 = 0)
         case timer(UploadQueueStateMachine.TimerKey, at: Int64)
@@ -159,11 +161,37 @@ struct UploadQueueStateMachineTests {
                                    "persist 2 uploading", "start 2#1", "persist 3 uploading", "start 3#1"]),
             (.began(1), ["started 1 total=1000"]),
             (.began(2), ["started 2 total=1000"]),
+            (.sentWholeBody(1), []),
             (.progress(1, bytes: 1000, at: 200), ["progressed 1 bytes=1000"]),
             (.progress(2, bytes: 400, at: 200), ["progressed 2 bytes=400"]),
             (.cancel(3), ["abort 3", "persist 3 cancelled", "cancelled 3"]),
             (.stop, ["paused", "abort 1", "persist 1 failed", "failed 1 transfer", "abort 2", "persist 2 queued", "queued 2"]),
             (.retryFailedAndCancelled, ["persist 3 queued", "queued 3"]),
+        ]),
+        Scenario(name: "cancel decides by the last byte: before it cancelled, after it interrupted and then may-have-arrived", limit: 2, steps: [
+            (.enqueue([1, 2]), ["queued 1", "queued 2", "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),
+            (.progress(1, bytes: 999, at: 200), ["progressed 1 bytes=999"]),
+            (.cancel(1), ["abort 1", "persist 1 cancelled", "cancelled 1"]),
+            (.sentWholeBody(2), []),
+            (.cancel(2), ["interrupt 2"]),
+            (.cancel(2), []),
+            (.fail(2, connectionLost), ["persist 2 failed", "failed 2 transfer", "idle ok=0 failed=1 cancelled=1"]),
+            (.retryFailedAndCancelled, ["persist 1 queued", "queued 1", "persist 1 uploading", "start 1#2"]),
+        ]),
+        Scenario(name: "an answer after an interrupting cancel wins: a 2xx succeeds, another status cancels", limit: 2, steps: [
+            (.enqueue([1, 2]), ["queued 1", "queued 2", "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),
+            (.sentWholeBody(1), []),
+            (.sentWholeBody(2), []),
+            (.cancel(1), ["interrupt 1"]),
+            (.cancel(2), ["interrupt 2"]),
+            (.respond(1, status: 201), ["persist 1 succeeded", "succeeded 1"]),
+            (.respond(2, status: 503), ["persist 2 cancelled", "cancelled 2", "idle ok=1 failed=0 cancelled=1"]),
+        ]),
+        Scenario(name: "a failure after the last byte is not retried; before it, it is", limit: 2, steps: [
+            (.enqueue([1, 2]), ["queued 1", "queued 2", "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),
+            (.sentWholeBody(1), []),
+            (.fail(1, connectionLost), ["persist 1 failed", "failed 1 transfer"]),
+            (.fail(2, connectionLost), ["persist 2 queued", "timer retry 2 at 500ms", "retrying 2 after 500ms"]),
         ]),
         Scenario(name: "remove aborts an in-flight job; clear removes the succeeded jobs only", limit: 2, steps: [
             (.enqueue([1, 2, 3, 4]), ["queued 1", "queued 2", "queued 3", "queued 4",
@@ -228,6 +256,8 @@ struct UploadQueueStateMachineTests {
             return machine.transferBegan(UploadJobID(id), attempt: attempt, totalBytes: total, now: Fixtures.at(at), date: Fixtures.date(at))
         case let .progress(id, attempt, bytes, at):
             return machine.transportProgressed(UploadJobID(id), attempt: attempt, bytesSent: bytes, now: Fixtures.at(at))
+        case let .sentWholeBody(id, attempt):
+            return machine.transportSentWholeBody(UploadJobID(id), attempt: attempt)
         case let .respond(id, attempt, status, retryAfterMs, at):
             return machine.transportCompleted(
                 UploadJobID(id), attempt: attempt, response: UploadResponse(status: status),

@@ -43,6 +43,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         /// Receives cumulative body bytes written, after every completed write and on every
         /// watchdog tick.
         let progress: @Sendable (Int64) -> Void
+        /// Asked just before the body's last byte is written: false holds it back, and the
+        /// exchange fails and closes the connection instead (`UploadTransport`).
+        let bodyCompleting: @Sendable () -> Bool
         /// Receives the outcome once, after the connection was closed or made reusable, and
         /// whether a failure before any response byte may be re-sent on a new connection without
         /// counting an attempt: the connection had carried an exchange before this one (HTTP/1.1:
@@ -161,10 +164,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // The reader's final check passed; the end went out with the last byte, or (an
             // empty body) goes out now.
             guard !running.endWritten, running.machine.isSendingBody else { return }
+            guard running.request.bodyCompleting() else { return holdBackLastByte() }
             writeEnd(context: context, generation: generation)
         case let .success(chunk?):
             guard running.machine.isSendingBody else { return }
             let count = chunk.readableBytes
+            if running.bytesQueued + Int64(count) == running.request.bodyLength, !running.request.bodyCompleting() {
+                return holdBackLastByte()
+            }
             self.running?.bytesQueued += Int64(count)
             let promise = context.eventLoop.makePromise(of: Void.self)
             context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
@@ -180,6 +187,13 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.flush()
             }
         }
+    }
+
+    /// Ends the exchange without the body's last byte, which its request's `bodyCompleting`
+    /// held back (the transfer was cancelled, or could not be recorded): the connection closes,
+    /// so the server never has the whole request.
+    private func holdBackLastByte() {
+        act(running?.machine.failed(.other(message: "the body's last byte was held back"), connectionDropped: false))
     }
 
     private func writeEnd(context: ChannelHandlerContext, generation: Int) {

@@ -67,10 +67,11 @@ public final class HTTPTransport: UploadTransport {
     public func start(
         _ request: UploadRequest,
         progress: @escaping @Sendable (Int64) -> Void,
+        bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
         let exchange = TransferExchange(pool: pool, request: request, chunkSize: chunkSize,
-                                        progress: progress, completion: completion)
+                                        progress: progress, bodyCompleting: bodyCompleting, completion: completion)
         exchange.start()
         return exchange
     }

@@ -65,6 +65,7 @@ final class TransferExchange: TransportTask {
     private let connectTimeout: TimeAmount
     private let idleTimeout: TimeAmount
     private let progress: @Sendable (Int64) -> Void
+    private let bodyCompleting: @Sendable () -> Bool
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state = Mutex(State())
     /// The request as this exchange sends it (for a redirect's request).
@@ -82,6 +83,7 @@ final class TransferExchange: TransportTask {
     ///   - redirects: The URLs followed to reach `request`'s target, which is the last (none for
     ///     an attempt's first request).
     ///   - progress: Receives the body bytes written so far.
+    ///   - bodyCompleting: Asked before each sending's last body byte (`UploadTransport`).
     ///   - completion: Receives the outcome, once.
     init(
         pool: ConnectionPool,
@@ -89,6 +91,7 @@ final class TransferExchange: TransportTask {
         chunkSize: Int,
         redirects: [String] = [],
         progress: @escaping @Sendable (Int64) -> Void,
+        bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
@@ -118,6 +121,7 @@ final class TransferExchange: TransportTask {
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))
         self.idleTimeout = .nanoseconds(Int64(request.idleTimeout.nanoseconds))
         self.progress = progress
+        self.bodyCompleting = bodyCompleting
         self.completion = completion
         self.request = request
         self.redirects = redirects
@@ -197,6 +201,7 @@ final class TransferExchange: TransportTask {
         connection.execute(ExchangeHandler.Request(
             token: token, isCancelled: { self.state.withLock { $0.cancelled } }, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
             progress: { bytes in self.wrote(bytes) },
+            bodyCompleting: bodyCompleting,
             ended: { outcome, fate, mayResend in
                 self.ended(outcome, fate: fate, mayResend: mayResend, on: connection, token: token)
             }
@@ -250,7 +255,8 @@ final class TransferExchange: TransportTask {
         redirected.message.headers = RedirectPolicy.headers(request.message.headers, from: request.message.target, to: target)
         redirected.message.target = target
         let hop = TransferExchange(pool: pool, request: redirected, chunkSize: chunkSize, redirects: redirects + [target.url],
-                                   progress: progress, completion: { result in self.hopFinished(result) })
+                                   progress: progress, bodyCompleting: bodyCompleting,
+                                   completion: { result in self.hopFinished(result) })
         let proceed = state.withLock { state in
             guard !state.cancelled else { return false }
             state.phase = .redirected

@@ -5,24 +5,45 @@ import Synchronization
 /// gathers the changes of `gatheringDelay` after the first, and a job's later update replaces its
 /// earlier one in the batch (a small file's "uploading" and "succeeded" become one `UPDATE`).
 ///
-/// The price is that a crash (not a quit: quitting waits for `waitUntilWritten()`) loses at most
-/// the last `gatheringDelay` of changes; a job whose success was lost so is sent again by
-/// `--resume`, as one whose answer had not arrived yet would be.
+/// A crash (not a quit: quitting waits for `waitUntilWritten()`) loses at most the last
+/// `gatheringDelay` of changes; what must not be lost that way — a body that may have reached the
+/// server, a success — the manager writes ahead as marks (`JournalMarkLog`) before it happens or
+/// is shown, and a restore reads them against these rows.
+///
+/// A batch that cannot be written (a full disk, a read-only or removed journal) is kept and
+/// written before the next one, tried again every `retryDelay`; the health handler hears of the
+/// failure once and of the recovery once.
 final class JournalWriter: Sendable {
     private struct Pending {
         var changes: [JournalChange] = []
         /// Where each job's update waits in `changes`, for a later update to replace.
         var updateIndex: [UploadJobID: Int] = [:]
         var flushScheduled = false
+        /// The mark log's size up to which every mark is in the rows once the next batch is
+        /// written (``absorbMarks(upTo:)``).
+        var marksToAbsorb: Int64?
+    }
+
+    /// What the writer's queue keeps between batches.
+    private struct Failed {
+        /// Changes that could not be written, oldest first; written before the next batch.
+        var changes: [JournalChange] = []
+        /// The last failure, while the journal cannot be written.
+        var error: UploadError?
+        /// Whether a retry is scheduled.
+        var retryScheduled = false
     }
 
     /// How long a batch gathers changes before it is written.
     static let gatheringDelay = DispatchTimeInterval.milliseconds(10)
+    /// How soon a batch that could not be written is tried again.
+    static let retryDelay = DispatchTimeInterval.seconds(1)
 
     let journal: UploadJournal
     private let queue = DispatchQueue(label: "ferry.uploading.journal")
     private let pending = Mutex(Pending())
-    private let errorHandler = Mutex<(@Sendable (UploadError) -> Void)?>(nil)
+    private let failed = Mutex(Failed())
+    private let healthHandler = Mutex<(@Sendable (UploadError?) -> Void)?>(nil)
 
     /// Creates a writer.
     ///
@@ -31,11 +52,28 @@ final class JournalWriter: Sendable {
         self.journal = journal
     }
 
-    /// Sets what is called (on the writer's queue) when a batch fails.
+    /// Sets what is called (on the writer's queue) when writing starts failing — with the
+    /// error — and when it works again, with nil.
     ///
     /// - Parameter handler: The handler.
-    func setErrorHandler(_ handler: @escaping @Sendable (UploadError) -> Void) {
-        errorHandler.withLock { $0 = handler }
+    func setHealthHandler(_ handler: @escaping @Sendable (UploadError?) -> Void) {
+        healthHandler.withLock { $0 = handler }
+    }
+
+    /// Asks the next batch written to forget the marks up to `used` bytes of the mark log (the
+    /// caller saw every attempt with a mark end and its change submitted).
+    ///
+    /// - Parameter used: The mark log's size then.
+    func absorbMarks(upTo used: Int64) {
+        let schedule = pending.withLock { state in
+            state.marksToAbsorb = used
+            if state.flushScheduled { return false }
+            state.flushScheduled = true
+            return true
+        }
+        if schedule {
+            queue.asyncAfter(deadline: .now() + Self.gatheringDelay) { self.flush() }
+        }
     }
 
     /// Queues a change; it is written soon, after every change submitted before it.
@@ -71,19 +109,39 @@ final class JournalWriter: Sendable {
     }
 
     private func flush() {
-        let batch = pending.withLock { state in
+        let (newChanges, marksToAbsorb) = pending.withLock { state in
             state.flushScheduled = false
             let changes = state.changes
             state.changes = []
             state.updateIndex = [:]
-            return changes
+            defer { state.marksToAbsorb = nil }
+            return (changes, state.marksToAbsorb)
         }
-        guard !batch.isEmpty else { return }
-        do {
+        let (batch, wasFailing) = failed.withLock { ($0.changes + newChanges, $0.error != nil) }
+        guard !batch.isEmpty || wasFailing || marksToAbsorb != nil else { return }
+        do throws(UploadError) {
+            try journal.checkStillInPlace()
             try journal.apply(batch)
         } catch {
-            let handler = errorHandler.withLock { $0 }
-            handler?(error)
+            let (isNew, retries) = failed.withLock { failed in
+                failed.changes = batch
+                defer { failed.error = error }
+                // A removed journal does not come back.
+                let retries = !failed.retryScheduled && error != .journalFailed(reason: .removed(path: journal.path))
+                if retries { failed.retryScheduled = true }
+                return (failed.error == nil, retries)
+            }
+            if isNew { healthHandler.withLock { $0 }?(error) }
+            if retries {
+                queue.asyncAfter(deadline: .now() + Self.retryDelay) {
+                    self.failed.withLock { $0.retryScheduled = false }
+                    self.flush()
+                }
+            }
+            return
         }
+        failed.withLock { $0 = Failed() }
+        if let marksToAbsorb { journal.marks.reset(ifUsedIs: marksToAbsorb) }
+        if wasFailing { healthHandler.withLock { $0 }?(nil) }
     }
 }

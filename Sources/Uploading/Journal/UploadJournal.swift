@@ -27,8 +27,13 @@ public final class UploadJournal: Sendable {
     /// Whose jobs this handle inserts and restores (rows written before clients were recorded
     /// are anyone's).
     public let client: JournalClient
-    private let database: DatabaseQueue
+    /// The one connection to the file (GRDB's queue serialises every use of it).
+    let database: DatabaseQueue
     private let lock: JournalLock
+    /// This process's write-ahead marks (`JournalMarkLog`).
+    let marks: JournalMarkLog
+    /// The database file's device and inode when it was opened, to tell that it was removed.
+    private let identity: (device: UInt64, inode: UInt64)
 
     /// Opens (creating if needed) the journal at `path`.
     ///
@@ -58,6 +63,8 @@ public final class UploadJournal: Sendable {
             throw .journalFailed(reason: .openFailed(path: path, message: "\(error)"))
         }
         Self.restrictPermissions(ofJournalAt: path)
+        marks = try JournalMarkLog(journalPath: path)
+        identity = Self.identity(of: path) ?? (0, 0)
     }
 
     /// Where the journal lives by default: `$XDG_STATE_HOME/ferry/journal.sqlite`, or
@@ -93,7 +100,22 @@ public final class UploadJournal: Sendable {
     ///
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)` if SQLite refuses.
     public func close() throws(UploadError) {
+        marks.close()
         do { try database.close() } catch { throw .journalFailed(reason: .writeFailed(message: "\(error)")) }
+    }
+
+    /// Checks that the database file is still where it was opened (not removed or replaced),
+    /// since SQLite would go on writing to a removed file that no later run can read.
+    ///
+    /// - Throws: `UploadError.journalFailed(reason: .removed)`.
+    func checkStillInPlace() throws(UploadError) {
+        guard let now = Self.identity(of: path), now == identity else { throw .journalFailed(reason: .removed(path: path)) }
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     // MARK: - Jobs
@@ -165,9 +187,52 @@ public final class UploadJournal: Sendable {
     ///   `.readFailed` or `.writeFailed`.
     public func takeOverRestorableJobs() throws(UploadError) -> [UploadJob] {
         try lock.exclusively { () throws(UploadError) -> [UploadJob] in
+            try absorbMarksOfEndedProcesses()
             try deleteFinishedJobs()
             return try loadRestorableJobs()
         }
+    }
+
+    /// Reads the marks files of processes that had the journal open and ended (this one holds
+    /// the lock exclusively, so no other has it open), writes what they say into the rows in one
+    /// transaction, then removes them:
+    /// - `succeeded`: the row is succeeded, whatever it says (a success is final);
+    /// - `bodyMayComplete(attempt: n)`: the row fails as `interruptedAfterSending` ("may have
+    ///   arrived") when that attempt is still its latest — the row says `uploading` with at most
+    ///   `n` attempts, or any other unfinished state with fewer (a later row for attempt `n` was
+    ///   written after it ended: an answer to retry, or the user's retry).
+    private func absorbMarksOfEndedProcesses() throws(UploadError) {
+        let files = JournalMarkLog.files(besideJournal: path, excluding: marks.path)
+        guard !files.isEmpty else { return }
+        var marks: [JournalMark] = []
+        for file in files { marks += try JournalMarkLog.marks(inFile: file) }
+        if !marks.isEmpty {
+            let error = UploadError.transferFailed(reason: .interruptedAfterSending)
+            let reason = String(decoding: (try? JSONEncoder().encode(JournaledError(error))) ?? Data(), as: UTF8.self)
+            let now = Date().timeIntervalSince1970
+            do {
+                try database.write { db in
+                    let interrupted = try db.cachedStatement(sql: """
+                        UPDATE upload_job SET state = 'failed', last_error = ?, last_error_reason = ?, updated_at = ?
+                        WHERE id = ? AND ((state = 'uploading' AND attempts <= ?)
+                                          OR (state IN ('queued', 'failed', 'cancelled') AND attempts < ?))
+                        """)
+                    let succeeded = try db.cachedStatement(sql: """
+                        UPDATE upload_job SET state = 'succeeded', last_error = NULL, last_error_reason = NULL, updated_at = ?
+                        WHERE id = ?
+                        """)
+                    for case let .bodyMayComplete(id, attempt) in marks {
+                        try interrupted.execute(arguments: [error.description, reason, now, id.rawValue, attempt, attempt])
+                    }
+                    for case let .succeeded(id) in marks {
+                        try succeeded.execute(arguments: [now, id.rawValue])
+                    }
+                }
+            } catch {
+                throw .journalFailed(reason: .writeFailed(message: "\(error)"))
+            }
+        }
+        for file in files { unlink(file) }
     }
 
     /// The jobs a later run of this client picks up again: queued, uploading (interrupted) and

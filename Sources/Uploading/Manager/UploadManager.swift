@@ -42,6 +42,10 @@ public final class UploadManager: @unchecked Sendable {
     static let eventGathering = DispatchTimeInterval.milliseconds(10)
 
     let rootQueue = DispatchQueue(label: "ferry.uploading.root")
+    /// Where the file-system work of starting an attempt (inspecting and reading a small body)
+    /// and of a user's retry (re-capturing files) runs, in order: a path that blocks (a hung
+    /// mount) holds up later starts, never the root queue's pause, cancel or progress.
+    private let fileQueue = DispatchQueue(label: "ferry.uploading.files")
     private let transport: any UploadTransport
     private let scheduler: any UploadScheduler
     private let formBuilder: FormBuilder
@@ -54,6 +58,8 @@ public final class UploadManager: @unchecked Sendable {
     private var timers: [UploadQueueStateMachine.TimerKey: ActiveTimer] = [:]
     private var timerGeneration = 0
     private var subscribers: [Int: Subscriber] = [:]
+    /// Why the journal cannot be written, while it cannot: nothing new starts.
+    private var journalProblem: UploadError?
     private var idleWaiters: [CheckedContinuation<UploadSummary, Never>] = []
     private var pendingActions: [UploadQueueStateMachine.Action] = []
     private var isDraining = false
@@ -65,8 +71,9 @@ public final class UploadManager: @unchecked Sendable {
 
     private struct ActiveTransfer {
         let attempt: Int
-        let task: any TransportTask
+        let task: TransferHandle
         let relay: ProgressRelay
+        let gate: LastByteGate
     }
 
     private struct ActiveTimer {
@@ -103,9 +110,13 @@ public final class UploadManager: @unchecked Sendable {
         self.formBuilder = formBuilder
         self.journalWriter = journal.map { JournalWriter(journal: $0) }
         self.machine = UploadQueueStateMachine(configuration: configuration, random: random)
-        journalWriter?.setErrorHandler { [weak self] error in
+        journalWriter?.setHealthHandler { [weak self] error in
             guard let self else { return }
-            self.rootQueue.async { self.perform([.emit(.journalFailed(error))]) }
+            self.rootQueue.async { self.journalHealthChanged(error) }
+        }
+        journal?.marks.setReservationFailureHandler { [weak self] reason in
+            guard let self else { return }
+            self.rootQueue.async { self.journalHealthChanged(.journalFailed(reason: .writeFailed(message: reason))) }
         }
     }
 
@@ -206,9 +217,16 @@ public final class UploadManager: @unchecked Sendable {
         rootQueue.async { self.run { $0.pause() } }
     }
 
-    /// Starts queued jobs again.
+    /// Starts queued jobs again — unless the journal cannot be written, which is said again
+    /// (`journalFailed`) instead.
     public func resume() {
-        rootQueue.async { self.run { $0.resume() } }
+        rootQueue.async {
+            if let problem = self.journalProblem {
+                self.perform([.emit(.journalFailed(problem))])
+                return
+            }
+            self.run { $0.resume() }
+        }
     }
 
     /// Changes how many jobs may be in flight; lowering it aborts nothing.
@@ -228,13 +246,24 @@ public final class UploadManager: @unchecked Sendable {
     /// Cancels a job; an in-flight request is aborted at once.
     ///
     /// - Parameter id: The job.
+    ///
+    /// What was written decides: before the body's last byte went out the job is cancelled (and
+    /// the byte never goes: the connection is closed); after it, it "may have arrived" — unless
+    /// the answer came first, which wins.
     public func cancel(_ id: UploadJobID) {
-        rootQueue.async { self.run { $0.cancel(id) } }
+        rootQueue.async {
+            self.closeGate(of: id)
+            self.run { $0.cancel(id) }
+        }
     }
 
-    /// Cancels every queued and in-flight job; in-flight requests are aborted at once.
+    /// Cancels every queued and in-flight job; in-flight requests are aborted at once, decided
+    /// as ``cancel(_:)`` decides.
     public func cancelAll() {
-        rootQueue.async { self.run { $0.cancelAll() } }
+        rootQueue.async {
+            for id in self.transfers.keys.sorted() { self.closeGate(of: id) }
+            self.run { $0.cancelAll() }
+        }
     }
 
     /// Retries a failed or cancelled job, or a job waiting for its automatic retry, now. Its
@@ -246,8 +275,11 @@ public final class UploadManager: @unchecked Sendable {
     ///     (the interface's form as it is now); nil sends the job as it was queued.
     public func retry(_ id: UploadJobID, request: UploadJobSpec? = nil) {
         rootQueue.async {
-            let refreshed = self.machine.job(id).flatMap(Self.refreshedFiles)
-            self.run { $0.retry(id, refreshedFiles: refreshed, request: request) }
+            guard let job = self.machine.job(id) else { return }
+            self.fileQueue.async {
+                let refreshed = Self.refreshedFiles(of: job)
+                self.rootQueue.async { self.run { $0.retry(id, refreshedFiles: refreshed, request: request) } }
+            }
         }
     }
 
@@ -255,11 +287,15 @@ public final class UploadManager: @unchecked Sendable {
     /// their files as `retry(_:)` does.
     public func retryFailedAndCancelled() {
         rootQueue.async {
-            var refreshed: [UploadJobID: [QueuedFile]] = [:]
-            for id in self.machine.retriableTogether() {
-                if let files = self.machine.job(id).flatMap(Self.refreshedFiles) { refreshed[id] = files }
+            let jobs = self.machine.retriableTogether().compactMap { self.machine.job($0) }
+            self.fileQueue.async {
+                var refreshed: [UploadJobID: [QueuedFile]] = [:]
+                for job in jobs {
+                    if let files = Self.refreshedFiles(of: job) { refreshed[job.id] = files }
+                }
+                let files = refreshed
+                self.rootQueue.async { self.run { $0.retryFailedAndCancelled(refreshedFiles: files) } }
             }
-            self.run { $0.retryFailedAndCancelled(refreshedFiles: refreshed) }
         }
     }
 
@@ -281,15 +317,20 @@ public final class UploadManager: @unchecked Sendable {
     /// with `flushJournal()` before exiting.
     public func stop() {
         rootQueue.async {
-            for (id, transfer) in self.transfers { self.catchUpProgress(id, transfer) }
+            for (id, transfer) in self.transfers {
+                self.catchUpProgress(id, transfer)
+                self.closeGate(of: id)
+            }
             self.run { $0.stop() }
         }
     }
 
-    /// Blocks until every change so far is written to the journal.
+    /// Blocks until every change so far is written to the journal (or has failed to be: the
+    /// writer keeps it and tries again). With nothing in flight, the marks written ahead are
+    /// then in the rows and are forgotten.
     public func flushJournal() {
         dispatchPrecondition(condition: .notOnQueue(rootQueue))
-        rootQueue.sync {}
+        rootQueue.sync { absorbMarksIfNothingInFlight() }
         journalWriter?.waitUntilWritten()
     }
 
@@ -359,9 +400,14 @@ public final class UploadManager: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the root queue has handled everything submitted so far and handed every
-    /// event to the subscribers' queues (tests).
+    /// Blocks until the root queue has handled everything submitted so far — attempts being
+    /// started on the file queue included — and handed every event to the subscribers' queues
+    /// (tests).
     func waitForRootQueue() {
+        for _ in 0..<3 {
+            rootQueue.sync {}
+            fileQueue.sync {}
+        }
         rootQueue.sync { deliverGatheredEvents() }
     }
 
@@ -412,6 +458,8 @@ public final class UploadManager: @unchecked Sendable {
             startTransfer(id, attempt: attempt, spec: spec)
         case let .abort(id):
             transfers.removeValue(forKey: id)?.task.cancel()
+        case let .interrupt(id):
+            transfers[id]?.task.cancel()
         case let .scheduleTimer(key, deadline):
             timers.removeValue(forKey: key)?.timer.cancel()
             timerGeneration += 1
@@ -423,39 +471,80 @@ public final class UploadManager: @unchecked Sendable {
         case let .cancelTimer(key):
             timers.removeValue(forKey: key)?.timer.cancel()
         case let .persist(change):
+            if case let .update(job, _) = change, job.state == .succeeded, let journal {
+                // Written ahead: the success is known before it is shown.
+                _ = journal.marks.append(.succeeded(job.id))
+            }
             journalWriter?.submit(change)
         case let .emit(event):
             outbox.append(event)
         }
     }
 
+    /// Starts an attempt: its request is built and handed to the transport on `fileQueue`
+    /// (building inspects the files, and a small body is read as the transfer starts), then the
+    /// machine hears that the transfer began.
     private func startTransfer(_ id: UploadJobID, attempt: Int, spec: UploadJobSpec) {
-        let request: UploadRequest
-        do {
-            request = try formBuilder.request(
-                for: spec, jobID: id, attempt: attempt,
-                connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
-            )
-        } catch {
-            let now = scheduler.now
-            run { $0.transportFailed(id, attempt: attempt, error: error, now: now) }
-            return
-        }
-        let now = scheduler.now
-        let date = scheduler.currentDate
-        run { $0.transferBegan(id, attempt: attempt, totalBytes: request.message.body.contentLength, now: now, date: date) }
+        let gate = LastByteGate(job: id, attempt: attempt, marks: journal?.marks)
+        let task = TransferHandle()
         let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
             self?.progressed(id, attempt: attempt, bytesSent: bytes)
         }
-        let task = transport.start(
-            request,
-            progress: { bytes in relay.report(bytes) },
-            completion: { [weak self] result in
-                guard let self else { return }
-                self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+        transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay, gate: gate)
+        let configuration = configuration
+        fileQueue.async { [formBuilder, transport, scheduler] in
+            guard !task.isCancelled else { return }
+            let request: UploadRequest
+            do throws(UploadError) {
+                request = try formBuilder.request(
+                    for: spec, jobID: id, attempt: attempt,
+                    connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
+                )
+            } catch {
+                let now = scheduler.now
+                self.rootQueue.async { self.run { $0.transportFailed(id, attempt: attempt, error: error, now: now) } }
+                return
             }
-        )
-        transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay)
+            let now = scheduler.now
+            let date = scheduler.currentDate
+            let total = request.message.body.contentLength
+            self.rootQueue.async {
+                self.run { $0.transferBegan(id, attempt: attempt, totalBytes: total, now: now, date: date) }
+            }
+            task.started(transport.start(
+                request,
+                progress: { bytes in relay.report(bytes) },
+                bodyCompleting: { gate.pass() },
+                completion: { [weak self] result in
+                    guard let self else { return }
+                    self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+                }
+            ))
+        }
+    }
+
+    /// Closes the gate of a job's transfer before it is aborted, and tells the machine when the
+    /// body's last byte had already gone.
+    private func closeGate(of id: UploadJobID) {
+        guard let transfer = transfers[id], transfer.gate.close() else { return }
+        run { $0.transportSentWholeBody(id, attempt: transfer.attempt) }
+    }
+
+    /// The journal could not be written (`error`), or can be again (nil). While it cannot,
+    /// nothing new starts: the queue pauses and `resume()` is refused with the reason.
+    private func journalHealthChanged(_ error: UploadError?) {
+        let wasFailing = journalProblem != nil
+        journalProblem = error
+        guard let error, !wasFailing else { return }
+        run { machine in machine.pause() + [.emit(.journalFailed(error))] }
+    }
+
+    /// With no transfer in flight every mark written so far is about an attempt that has ended
+    /// and whose change was submitted: the writer's next batch makes them redundant.
+    private func absorbMarksIfNothingInFlight() {
+        guard transfers.isEmpty, let journal, let journalWriter else { return }
+        let used = journal.marks.usedBytes
+        if used > 0 { journalWriter.absorbMarks(upTo: used) }
     }
 
     private func progressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64) {
@@ -479,7 +568,16 @@ public final class UploadManager: @unchecked Sendable {
         case let .success(response):
             let retryAfter = response.retryAfter(relativeTo: scheduler.currentDate)
             run { $0.transportCompleted(id, attempt: attempt, response: response, retryAfter: retryAfter, now: now) }
-        case let .failure(error):
+        case var .failure(error):
+            switch transfer.gate.current {
+            case .passed:
+                run { $0.transportSentWholeBody(id, attempt: attempt) }
+            case .unrecorded:
+                error = .journalFailed(reason: .writeFailed(
+                    message: "the body's last byte was held back because the journal could not record it"))
+            case .open, .closed:
+                break
+            }
             run { $0.transportFailed(id, attempt: attempt, error: error, now: now) }
         }
     }
@@ -514,6 +612,7 @@ public final class UploadManager: @unchecked Sendable {
             }
             return
         }
+        absorbMarksIfNothingInFlight()
         // Before the waiters wake: what they then wait for on a subscriber's queue is there.
         deliverGatheredEvents()
         let waiters = idleWaiters

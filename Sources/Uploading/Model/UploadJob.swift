@@ -107,12 +107,12 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         lastError?.isFileChanged ?? false
     }
 
-    /// Whether the job failed because the queue stopped after its whole body was sent and before
-    /// the server answered (``UploadError/TransferReason/stoppedAfterSending``): the server may
-    /// have stored it, so sending it again is the user's explicit choice. The journal keeps the
-    /// typed error, so this survives a restart.
+    /// Whether the job failed after its whole body was sent and before the server answered —
+    /// stopped, cancelled, the connection lost, or the program killed
+    /// (``UploadError/mayHaveArrived``): the server may have stored it, so sending it again is
+    /// the user's explicit choice. The journal keeps the typed error, so this survives a restart.
     public var mayHaveArrived: Bool {
-        state == .failed && lastError == .transferFailed(reason: .stoppedAfterSending)
+        state == .failed && lastError?.mayHaveArrived == true
     }
 
     /// Replaces ``outcome`` with a changed copy (nil when everything in it is empty).

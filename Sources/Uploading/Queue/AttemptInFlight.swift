@@ -17,6 +17,13 @@ struct AttemptInFlight: Sendable {
     var emittedBytes: Int64 = -1
     /// Whether a `progressFlush` timer is set.
     var flushScheduled = false
+    /// Whether the transport may have handed the body's last byte to the server
+    /// (``UploadQueueStateMachine/transportSentWholeBody(_:attempt:)``): from then on the
+    /// server may store the upload, and an attempt ended without an answer "may have arrived".
+    var bodyMayHaveCompleted = false
+    /// Whether the user cancelled after the body may have completed: the transfer was
+    /// interrupted and its outcome decides (an answer that came first wins).
+    var cancelRequested = false
 
     /// A new attempt whose transfer has not begun.
     ///

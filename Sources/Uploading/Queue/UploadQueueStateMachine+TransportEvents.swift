@@ -58,9 +58,27 @@ extension UploadQueueStateMachine {
         return actions
     }
 
+    /// The transport may have handed the body's last byte to the server (it asked, and was let,
+    /// just before writing it): from now on the server may store the upload, so ending the
+    /// attempt without an answer makes the job "may have arrived" rather than a retry.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    /// - Returns: No actions.
+    public mutating func transportSentWholeBody(_ id: UploadJobID, attempt: Int) -> [Action] {
+        guard var (record, flight) = current(id, attempt) else { return [] }
+        flight.bodyMayHaveCompleted = true
+        record.phase = .uploading(flight)
+        jobs[id] = record
+        return []
+    }
+
     /// The server answered. 2xx succeeds; any other status is a failure handled by the retry
     /// policy (408, 429 and 5xx retried, honouring `retryAfter`). A 3xx the transport handed
     /// over was not followed: it fails as the redirect it is (`RedirectPolicy`), not retried.
+    /// After a cancel the answer still wins when it came first: a 2xx succeeds, anything else
+    /// leaves the job cancelled.
     ///
     /// - Parameters:
     ///   - id: The job.
@@ -89,6 +107,9 @@ extension UploadQueueStateMachine {
                 record.job.attemptHistory = []
             }
             jobs[id] = record
+        } else if flight.cancelRequested {
+            endAttempt(&record, flight, .cancelled, status: response.status, now: now)
+            enterCancelled(&record, &actions)
         } else {
             let error = RedirectPolicy.error(for: response, jobURL: record.job.spec.url,
                                              followsRedirects: record.job.spec.connection.followsRedirects, retryAfter: retryAfter)
@@ -99,7 +120,10 @@ extension UploadQueueStateMachine {
     }
 
     /// The attempt failed before a response: a transport error, or the body could not be built
-    /// (a local file error, reported before the transfer began).
+    /// (a local file error, reported before the transfer began). After the body may have
+    /// completed (``transportSentWholeBody(_:attempt:)``) the job is not retried: it fails as
+    /// "may have arrived" — `cancelledAfterSending` when the user's cancel ended it,
+    /// `unansweredAfterSending` for a failure that would otherwise be retried.
     ///
     /// - Parameters:
     ///   - id: The job.
@@ -111,6 +135,14 @@ extension UploadQueueStateMachine {
         guard case (var record, let flight)? = current(id, attempt) else { return [] }
         var actions: [Action] = []
         leave(record, transferEnded: true, &actions)
+        var error = error
+        if flight.cancelRequested {
+            error = .transferFailed(reason: .cancelledAfterSending)
+        } else if flight.bodyMayHaveCompleted, error.isRetryable, case let .transferFailed(reason) = error {
+            // Only a failure that would be retried needs saying so; one that is not (a proxy's
+            // 407 the transport turned into an error, say) keeps its own words.
+            error = .transferFailed(reason: .unansweredAfterSending(reason))
+        }
         fail(&record, flight, error, now: now, &actions)
         settle(&actions)
         return actions

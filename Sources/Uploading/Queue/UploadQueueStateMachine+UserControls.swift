@@ -42,7 +42,10 @@ extension UploadQueueStateMachine {
     }
 
     /// The user cancelled a job. An in-flight transfer is aborted at once; a pending retry is
-    /// dropped. Cancelling a succeeded or cancelled job does nothing.
+    /// dropped. Cancelling a succeeded or cancelled job does nothing. A transfer whose body may
+    /// have completed (``transportSentWholeBody(_:attempt:)``) is interrupted instead, and its
+    /// outcome decides: an answer that came first wins, otherwise the job fails as
+    /// `cancelledAfterSending` ("may have arrived").
     ///
     /// - Parameter id: The job.
     /// - Returns: The actions.
@@ -133,7 +136,7 @@ extension UploadQueueStateMachine {
     /// was running), in-flight transfers are aborted and their jobs, like those backing off,
     /// go back to waiting, so the journal holds them for the next run. The aborted attempts
     /// still count in `attempts` and are recorded as interrupted — except that a job whose
-    /// whole body was sent (its last progress report said so) and which has no answer yet fails
+    /// whole body may have been sent (``transportSentWholeBody(_:attempt:)``) and which has no answer yet fails
     /// with `stoppedAfterSending`: the server may have stored it, so it is not sent again unless
     /// the user retries it.
     ///
@@ -155,8 +158,7 @@ extension UploadQueueStateMachine {
             record.job.progress.bytesPerSecond = nil
             record.job.progress.estimatedTimeRemaining = nil
             if let flight {
-                let progress = record.job.progress
-                if let total = progress.totalBytes, total > 0, progress.bytesSent >= total {
+                if flight.bodyMayHaveCompleted {
                     let error = UploadError.transferFailed(reason: .stoppedAfterSending)
                     record.job.lastError = error
                     endAttempt(&record, flight, .interrupted, error: error.description)
@@ -181,11 +183,24 @@ extension UploadQueueStateMachine {
         guard var record = jobs[id] else { return }
         if case .finished(.succeeded) = record.phase { return }
         if case .finished(.cancelled) = record.phase { return }
+        if case var .uploading(flight) = record.phase, flight.bodyMayHaveCompleted {
+            guard !flight.cancelRequested else { return }
+            flight.cancelRequested = true
+            record.phase = .uploading(flight)
+            jobs[id] = record
+            actions.append(.interrupt(id))
+            return
+        }
         if let flight = leave(record, &actions) { endAttempt(&record, flight, .cancelled) }
+        enterCancelled(&record, &actions)
+    }
+
+    /// Finishes a job as cancelled and stores it. The caller has left its phase.
+    mutating func enterCancelled(_ record: inout JobRecord, _ actions: inout [Action]) {
         enter(.finished(.cancelled), &record)
         record.job.progress.bytesPerSecond = nil
         record.job.progress.estimatedTimeRemaining = nil
-        jobs[id] = record
+        jobs[record.id] = record
         actions.append(.persist(.update(record.job, includingSpec: false)))
         actions.append(.emit(.cancelled(record.job)))
     }

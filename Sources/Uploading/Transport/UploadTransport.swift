@@ -9,6 +9,12 @@
 /// - count the body bytes actually written to the connection (not handed to a buffer), readable
 ///   at any moment as `TransportTask.bytesWritten`, and report them through `progress` as often
 ///   as it likes (it may hold reports back, for a small body until its outcome);
+/// - call `bodyCompleting` just before it hands the body's last byte to the connection — after
+///   every other byte was handed over and the body's files passed their final check — and write
+///   that byte only when it returned true; on false it **must not** write it, closes the
+///   connection (so the server cannot complete the request) and reports a failure. Each sending
+///   of the body asks again (a followed redirect, a re-send on a new connection). This is where
+///   the manager records, ahead of the server, that the body may be complete;
 /// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
@@ -22,11 +28,14 @@ public protocol UploadTransport: Sendable {
     /// - Parameters:
     ///   - request: The request.
     ///   - progress: Receives cumulative body bytes written.
+    ///   - bodyCompleting: Asked (on any thread, it does not block for long) just before the
+    ///     body's last byte is handed to the connection: true lets it go, false holds it back.
     ///   - completion: Receives the outcome, once.
     /// - Returns: A handle that aborts the transfer.
     func start(
         _ request: UploadRequest,
         progress: @escaping @Sendable (Int64) -> Void,
+        bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask
 }
@@ -34,7 +43,8 @@ public protocol UploadTransport: Sendable {
 /// A transfer in flight.
 public protocol TransportTask: Sendable {
     /// Aborts the transfer now: the connection is closed and the body's files are released. The
-    /// transport still calls `completion` (with any failure); the manager ignores it.
+    /// transport still calls `completion` — with a response that arrived first, or a failure —
+    /// and the manager either ignores it or, after the body's last byte went, lets it decide.
     func cancel()
 
     /// The body bytes written to the connection so far (callable from any thread): what

@@ -55,6 +55,10 @@ struct SendRunner {
         let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1)
         let subscription = manager.subscribe(on: events) { batch in
             guard !termination.isTerminating else { return }
+            for case let .journalFailed(error) in batch {
+                // Nothing new may start: what is in flight ends, and --resume has the rest.
+                termination.endSoon(because: error.description, status: 1)
+            }
             do throws(StandardStreamError) {
                 if json {
                     // One write per batch: a busy queue's lines go out together.
@@ -77,6 +81,10 @@ struct SendRunner {
             }
             if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {
+            if template != nil, case .journalFailed = error {
+                // Jobs already queued may be in flight: stop them and keep them for --resume.
+                termination.end(because: "\(error)", status: 1)
+            }
             signals.forEach { $0.cancel() }
             subscription.cancel()
             try? await transport.shutdown()
@@ -120,17 +128,35 @@ struct SendRunner {
     private func enqueue(_ files: [String], bundle: Bool, template: UploadJobSpec,
                          into manager: UploadManager) throws(UploadError) {
         guard !bundle, !files.isEmpty else {
-            try manager.enqueue(UploadPlanner.jobs(for: files, bundle: bundle, template: template))
+            do {
+                try manager.enqueue(UploadPlanner.jobs(for: files, bundle: bundle, template: template))
+            } catch {
+                if case .journalFailed = error { nameUnqueued(files[...]) }
+                throw error
+            }
             return
         }
         var start = 0
         var size = Self.firstSliceSize
         while start < files.count {
             let end = min(files.count, start + size)
-            try manager.enqueue(UploadPlanner.jobs(for: files[start..<end], template: template))
+            do {
+                try manager.enqueue(UploadPlanner.jobs(for: files[start..<end], template: template))
+            } catch {
+                if case .journalFailed = error { nameUnqueued(files[start...]) }
+                throw error
+            }
             start = end
             size = min(size * 4, Self.largestSliceSize)
         }
+    }
+
+    /// Names, on standard error, the FILEs the journal could not record: they are not queued,
+    /// and `--resume` will not know them.
+    private func nameUnqueued(_ files: ArraySlice<String>) {
+        var text = "ferry: \(files.count) FILE(s) not queued, the journal could not record them (send them again):\n"
+        for file in files { text += "  \(FileSystemName.escaped(file))\n" }
+        try? StandardStream.error.write(text)
     }
 
     /// SIGINT, SIGTERM and SIGHUP end the run through `termination` with status 130. A SIGHUP

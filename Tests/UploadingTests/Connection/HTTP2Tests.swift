@@ -38,11 +38,12 @@ struct HTTP2Tests {
         }
 
         func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
+                   bodyCompleting: @escaping @Sendable () -> Bool,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
             transport.start(request, progress: { bytes in
                 self.reports.withLock { $0.append(bytes) }
                 progress(bytes)
-            }, completion: completion)
+            }, bodyCompleting: bodyCompleting, completion: completion)
         }
     }
 

@@ -184,7 +184,9 @@ struct RedirectTests {
             manager.cancel(id)
             let cancelled = try await transport.census(within: .seconds(10)) { $0.leased == 0 }
             #expect(cancelled.leased == 0, "\(cancelled)")
-            #expect(manager.job(id)?.state == .cancelled)
+            // The first request's whole body went out (to nginx, which answered 307): the gate
+            // cannot tell that the redirected one's did not, so the job may have arrived.
+            #expect(manager.job(id)?.mayHaveArrived == true)
             manager.stop()
             try await transport.shutdown()
         }
@@ -211,10 +213,14 @@ struct RedirectTests {
             let total = request.message.body.contentLength
             let transport = HTTPTransport()
             let reports = Mutex<[Int64]>([])
+            let asked = Mutex(0)
             let result = await withCheckedContinuation { continuation in
                 _ = transport.start(request, progress: { bytes in reports.withLock { $0.append(bytes) } },
+                                    bodyCompleting: { asked.withLock { $0 += 1 }; return true },
                                     completion: { continuation.resume(returning: $0) })
             }
+            // Each sending of the body asked before its last byte.
+            #expect(asked.withLock { $0 } == 2)
             try await transport.shutdown()
             #expect((try? result.get())?.status == 200)
             let values = reports.withLock { $0 }

@@ -10,6 +10,7 @@ enum ActionDescription {
         switch action {
         case let .start(id, attempt, _): return "start \(id)#\(attempt)"
         case let .abort(id): return "abort \(id)"
+        case let .interrupt(id): return "interrupt \(id)"
         case let .scheduleTimer(key, deadline): return "timer \(describe(key)) at \(milliseconds(deadline))ms"
         case let .cancelTimer(key): return "cancel timer \(describe(key))"
         case let .persist(.update(job, includingSpec)): return "persist \(job.id) \(job.state)" + (includingSpec ? " +spec" : "")

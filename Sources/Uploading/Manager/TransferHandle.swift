@@ -1,0 +1,45 @@
+import Synchronization
+
+/// The manager's handle on a transfer that is started off the root queue
+/// (`UploadManager`'s file queue): a cancel that comes before the transport has its task is
+/// kept and carried out as soon as the task exists, and a start not yet begun is skipped.
+/// Safe to use from any thread.
+final class TransferHandle: Sendable {
+    private struct State {
+        var task: (any TransportTask)?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the transfer was cancelled (its start, if not begun, is skipped).
+    var isCancelled: Bool {
+        state.withLock { $0.cancelled }
+    }
+
+    /// The transport's task for the transfer, now started; cancelled at once if the transfer
+    /// already was.
+    ///
+    /// - Parameter task: The task.
+    func started(_ task: any TransportTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// Aborts the transfer now, or as soon as it has started.
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// The body bytes the transport wrote so far (0 before it started).
+    var bytesWritten: Int64 {
+        state.withLock { $0.task }?.bytesWritten ?? 0
+    }
+}
