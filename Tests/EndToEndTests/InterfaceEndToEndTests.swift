@@ -34,29 +34,29 @@ struct InterfaceEndToEndTests {
     /// Starts ferry in the pane (between two `stty -a` snapshots), opens `batch/` and selects
     /// its first three files.
     private func startAndSelectThree(_ tmux: TmuxSession, binary: String, url: String, sources: Sources,
-                                     extra: String = "") throws {
+                                     extra: String = "") async throws {
         let scratch = tmux.scratch.path
         try tmux.run("stty -a > \(scratch)/before.txt; '\(binary)' --url '\(url)' \(extra) '\(sources.root.path)'; "
                      + "status=$?; stty -a > \(scratch)/after.txt; echo FERRY-\"\"EXITED $status")
-        try tmux.waitFor("the browser") { $0.contains("batch/") }
+        try await tmux.waitFor("the browser") { $0.contains("batch/") }
         try tmux.send("l", literally: true)
-        try tmux.waitFor("the batch folder") { $0.contains("zz-unselected.txt") }
+        try await tmux.waitFor("the batch folder") { $0.contains("zz-unselected.txt") }
         try tmux.send("Space", "Space", "Space")
-        try tmux.waitFor("three selected") { $0.contains("sel 3") }
+        try await tmux.waitFor("three selected") { $0.contains("sel 3") }
     }
 
     /// Runs `body` with ferry started in tmux against a fresh `ferry serve` (given
     /// `receiverArguments`), `batch/` open and its first three files selected; the receiver,
     /// tmux and the files are stopped and removed afterwards.
     private func withThreeSelected(receiverArguments: [String] = [], extra: String = "",
-                                   _ body: (TmuxSession, SpawnedReceiver, Sources) throws -> Void) throws {
+                                   _ body: (TmuxSession, SpawnedReceiver, Sources) async throws -> Void) async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(receiverArguments)
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources, extra: extra)
-        try body(tmux, receiver, sources)
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources, extra: extra)
+        try await body(tmux, receiver, sources)
     }
 
     /// Rows of the queue that show a finished upload.
@@ -64,9 +64,9 @@ struct InterfaceEndToEndTests {
         screen.components(separatedBy: "\n").filter { $0.hasPrefix("✓") && $0.contains(" done ") }.count
     }
 
-    private func quitAndCheckTerminal(_ tmux: TmuxSession, quit: () throws -> Void = {}) throws {
-        try quit()
-        try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+    private func quitAndCheckTerminal(_ tmux: TmuxSession, quit: () async throws -> Void = {}) async throws {
+        try await quit()
+        try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
         // The window size may differ (a test resizes it); every other setting must be back.
         func settings(_ name: String) throws -> String {
             try String(contentsOfFile: tmux.scratch.path + "/" + name, encoding: .utf8)
@@ -76,14 +76,14 @@ struct InterfaceEndToEndTests {
         #expect(try !tmux.isAlternateScreen(), "the main screen is not back")
     }
 
-    @Test func uploadsThreeFilesWithAParameter() throws {
-        try withThreeSelected { tmux, receiver, sources in
+    @Test func uploadsThreeFilesWithAParameter() async throws {
+        try await withThreeSelected { tmux, receiver, sources in
             try tmux.send("2", "n", literally: false)
             try tmux.send("note=hello", literally: true)
             try tmux.send("Enter")
-            try tmux.waitFor("the parameter row") { $0.contains("note=hello") }
+            try await tmux.waitFor("the parameter row") { $0.contains("note=hello") }
             try tmux.send("u", literally: true)
-            let screen = try tmux.waitFor("three done rows") { screen in
+            let screen = try await tmux.waitFor("three done rows") { screen in
                 doneRows(screen) == 3
             }
             for name in ["one.txt", "two.bin", "three 三.txt"] {
@@ -97,144 +97,144 @@ struct InterfaceEndToEndTests {
                 let fields = line["fields"] as? [String: [String]]
                 #expect(fields?["note"] == ["hello"])
             }
-            try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+            try await quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
         }
     }
 
-    @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() throws {
+    @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--fail-first", "1"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--retry 0")
         try tmux.send("u", literally: true)
-        try tmux.waitFor("three failed rows") { screen in
+        try await tmux.waitFor("three failed rows") { screen in
             screen.components(separatedBy: "\n").filter { $0.contains("HTTP 500") }.count == 3
         }
         try tmux.send("R", literally: true)
-        try tmux.waitFor("three done rows") { screen in
+        try await tmux.waitFor("three done rows") { screen in
             doneRows(screen) == 3
         }
         #expect(Set(receiver.savedContents()) == Set(sources.files.values))
         try tmux.send("Enter")
-        try tmux.waitFor("both attempts in the details") { screen in
+        try await tmux.waitFor("both attempts in the details") { screen in
             let lines = screen.components(separatedBy: "\n")
             let stamp = #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#
             return lines.contains { $0.range(of: "^#1 \(stamp) ✗ the server answered 500", options: .regularExpression) != nil }
                 && lines.contains { $0.range(of: "^#2 \(stamp) ✓ HTTP 20\\d", options: .regularExpression) != nil }
         }
         try tmux.send("Escape")
-        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+        try await quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
     }
 
     @Test("the folder shown follows the disk: a new file appears and a renamed one updates without a key, and `a` takes them")
-    func folderChangesShowWithoutAKey() throws {
-        try withThreeSelected { tmux, _, sources in
+    func folderChangesShowWithoutAKey() async throws {
+        try await withThreeSelected { tmux, _, sources in
             let batch = sources.root.appendingPathComponent("batch")
             try Data("late".utf8).write(to: batch.appendingPathComponent("arrived-later.txt"))
             try FileManager.default.moveItem(at: batch.appendingPathComponent("zz-unselected.txt"),
                                              to: batch.appendingPathComponent("zz-renamed.txt"))
-            try tmux.waitFor("the new and the renamed file") { screen in
+            try await tmux.waitFor("the new and the renamed file") { screen in
                 screen.contains("arrived-later.txt") && screen.contains("zz-renamed.txt") && !screen.contains("zz-unselected.txt")
             }
             try tmux.send("a", literally: true)
-            try tmux.waitFor("all five selected") { $0.contains("sel 5") }
-            try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+            try await tmux.waitFor("all five selected") { $0.contains("sel 5") }
+            try await quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
         }
     }
 
-    @Test func survivesResizesMidUpload() throws {
+    @Test func survivesResizesMidUpload() async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--concurrency 1")
         try tmux.send("u", literally: true)
-        try tmux.waitFor("an active upload") { $0.contains("active 1") }
+        try await tmux.waitFor("an active upload") { $0.contains("active 1") }
         try tmux.resize(width: 30, height: 10)
-        try tmux.waitFor("the too-small message") { $0.contains("too small") }
+        try await tmux.waitFor("the too-small message") { $0.contains("too small") }
         try tmux.resize(width: 60, height: 16)
-        try tmux.waitFor("the queue at 60 columns") { $0.contains("Queue") }
+        try await tmux.waitFor("the queue at 60 columns") { $0.contains("Queue") }
         try tmux.resize(width: 120, height: 40)
-        try tmux.waitFor("three done rows", timeout: 30) { screen in
+        try await tmux.waitFor("three done rows", timeout: 30) { screen in
             doneRows(screen) == 3
         }
-        try quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
+        try await quitAndCheckTerminal(tmux) { try tmux.send("q", literally: true) }
     }
 
-    @Test func quittingWhileUploadingAsksAndTheJobsComeBack() throws {
+    @Test func quittingWhileUploadingAsksAndTheJobsComeBack() async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         try tmux.send("u", literally: true)
-        try tmux.waitFor("active uploads") { $0.contains("active 3") }
+        try await tmux.waitFor("active uploads") { $0.contains("active 3") }
         try tmux.send("q", literally: true)
-        try tmux.waitFor("the quit question") { $0.contains("Quit?") && $0.contains("s: stop now") }
+        try await tmux.waitFor("the quit question") { $0.contains("Quit?") && $0.contains("s: stop now") }
         try tmux.send("s", literally: true)
-        try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+        try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
         #expect(try !tmux.isAlternateScreen())
         // The receiver had the three files (it holds its answers back 30 s): stopped after
         // sending them, they come back as "may have arrived", offered for review, not re-sent.
         try tmux.run("'\(binary)' '\(sources.root.path)'")
-        let screen = try tmux.waitFor("the restored jobs") { screen in
+        let screen = try await tmux.waitFor("the restored jobs") { screen in
             screen.contains("Earlier failures") && ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
         }
         #expect(screen.contains("Queue"))
         try tmux.send("Enter")
         try tmux.send("r", literally: true)
-        try tmux.waitFor("the question before sending again") { $0.contains("Send again?") && $0.contains("may have arrived") }
+        try await tmux.waitFor("the question before sending again") { $0.contains("Send again?") && $0.contains("may have arrived") }
         try tmux.send("C-c")
         #expect(receiver.uploadCount == 3, "each file arrived once")
     }
 
-    @Test func quittingLetsTheUploadsInFlightFinishFirst() throws {
+    @Test func quittingLetsTheUploadsInFlightFinishFirst() async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources,
                                 extra: "--concurrency 2")
         try tmux.send("u", literally: true)
-        try tmux.waitFor("active uploads") { $0.contains("active 2") }
+        try await tmux.waitFor("active uploads") { $0.contains("active 2") }
         try tmux.send("q", literally: true)
-        try tmux.waitFor("the quit question") { $0.contains("Let them finish first") }
+        try await tmux.waitFor("the quit question") { $0.contains("Let them finish first") }
         try tmux.send("Enter")
-        try tmux.waitFor("ferry to exit once the two finished", timeout: 30) { $0.contains("FERRY-EXITED 0") }
+        try await tmux.waitFor("ferry to exit once the two finished", timeout: 30) { $0.contains("FERRY-EXITED 0") }
         #expect(receiver.uploadCount == 2, "the two in flight finished; the third waits for the next start")
         try tmux.run("'\(binary)' '\(sources.root.path)'")
         try tmux.send("3", literally: true)
-        try tmux.waitFor("the waiting job, paused") { $0.contains("p starts them") || $0.contains("paused") }
+        try await tmux.waitFor("the waiting job, paused") { $0.contains("p starts them") || $0.contains("paused") }
         try tmux.send("p", literally: true)
-        try tmux.waitFor("the third upload", timeout: 30) { _ in receiver.uploadCount == 3 }
+        try await tmux.waitFor("the third upload", timeout: 30) { _ in receiver.uploadCount == 3 }
         try tmux.send("C-c")
     }
 
     @Test(arguments: [SIGTERM, SIGHUP])
-    func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) throws {
+    func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         try tmux.send("u", literally: true)
-        try tmux.waitFor("active uploads") { $0.contains("active 3") }
+        try await tmux.waitFor("active uploads") { $0.contains("active 3") }
         let children = try tmux.foregroundChildren()
         #expect(children.count == 1, "expected ferry as the shell's only child, got \(children)")
-        try quitAndCheckTerminal(tmux) {
+        try await quitAndCheckTerminal(tmux) {
             for pid in children { kill(pid, signal) }
         }
         #expect(try tmux.capture().contains("FERRY-EXITED \(128 + signal)"), "ferry did not end by signal \(signal)")
@@ -253,17 +253,17 @@ struct InterfaceEndToEndTests {
                 "history: \(jobs.map(\.attemptHistory))")
     }
 
-    @Test func sigtermRestoresTheTerminal() throws {
+    @Test func sigtermRestoresTheTerminal() async throws {
         let binary = try FerryBinary.requirePath()
         let receiver = try SpawnedReceiver.start()
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
 
-        try startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
+        try await startAndSelectThree(tmux, binary: binary, url: receiver.baseURL + "/upload", sources: sources)
         let children = try tmux.foregroundChildren()
         #expect(children.count == 1, "expected ferry as the shell's only child, got \(children)")
-        try quitAndCheckTerminal(tmux) {
+        try await quitAndCheckTerminal(tmux) {
             for pid in children { kill(pid, SIGTERM) }
         }
     }

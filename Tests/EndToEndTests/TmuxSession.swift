@@ -68,7 +68,8 @@ final class TmuxSession {
     }
 
     /// Waits until the screen satisfies `condition`, polling; throws with the last screen after
-    /// `timeout` seconds.
+    /// `timeout` seconds. Sleeps without holding a thread: the test runner's threads are as many
+    /// as the cores, and a blocked one stalls every other test's awaits.
     ///
     /// - Parameters:
     ///   - what: What is awaited, for the error.
@@ -76,13 +77,13 @@ final class TmuxSession {
     ///   - condition: The test on the captured text.
     /// - Returns: The screen that satisfied it.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         while Date() < deadline {
             screen = try capture()
             if condition(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         throw TestFailure("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(screen)")
     }

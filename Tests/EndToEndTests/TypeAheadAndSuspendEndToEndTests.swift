@@ -16,46 +16,46 @@ struct TypeAheadAndSuspendEndToEndTests {
     }
 
     @Test("l h l sent as one write ends in the subfolder")
-    func openUpOpenInOneWrite() throws {
+    func openUpOpenInOneWrite() async throws {
         let binary = try FerryBinary.requirePath()
         let tmux = try TmuxSession(width: 80, height: 24)
         defer { tmux.kill() }
         let top = try makeTree(in: tmux)
         try tmux.run("'\(binary)' --url http://127.0.0.1:9/u '\(top)'; echo FERRY-\"\"EXITED")
-        try tmux.waitFor("the browser") { $0.contains("top-file.txt") }
+        try await tmux.waitFor("the browser") { $0.contains("top-file.txt") }
         try tmux.send("lhl", literally: true)
-        let screen = try tmux.waitFor("the subfolder") { $0.contains("inside-sub.txt") && !$0.contains("top-file.txt") }
+        let screen = try await tmux.waitFor("the subfolder") { $0.contains("inside-sub.txt") && !$0.contains("top-file.txt") }
         #expect(screen.contains("top/sub"), "\(screen)")
         try tmux.send("hh", literally: true)
-        try tmux.waitFor("two levels up") { $0.contains("top/") && !$0.contains("top-file.txt") }
+        try await tmux.waitFor("two levels up") { $0.contains("top/") && !$0.contains("top-file.txt") }
         try tmux.send("q", literally: true)
-        try tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+        try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
     }
 
     @Test("Ctrl-Z gives the terminal back to the shell and stops ferry; fg brings the screen back, and fg's keys never reach it")
-    func controlZAndForeground() throws {
+    func controlZAndForeground() async throws {
         let binary = try FerryBinary.requirePath()
         let tmux = try TmuxSession(width: 80, height: 24)
         defer { tmux.kill() }
         let top = try makeTree(in: tmux)
         try tmux.run("stty -a > '\(tmux.scratch.path)/before.txt'")
         try tmux.run("'\(binary)' --url http://127.0.0.1:9/u '\(top)'")
-        try tmux.waitFor("the browser") { $0.contains("top-file.txt") }
+        try await tmux.waitFor("the browser") { $0.contains("top-file.txt") }
         try tmux.send("C-z")
-        let shell = try tmux.waitFor("the shell") { $0.contains("Stopped") }
+        let shell = try await tmux.waitFor("the shell") { $0.contains("Stopped") }
         #expect(try !tmux.isAlternateScreen(), "the main screen is back while ferry is stopped")
         #expect(!shell.contains("top-file.txt") || shell.contains("Stopped"))
         try tmux.run("stty -a > '\(tmux.scratch.path)/stopped.txt'")
         try tmux.run("fg")
-        try tmux.waitFor("the interface again") { $0.contains("top-file.txt") && $0.contains("1 Files") }
+        try await tmux.waitFor("the interface again") { $0.contains("top-file.txt") && $0.contains("1 Files") }
         #expect(try tmux.isAlternateScreen())
         // fg's letters went to the shell: the filter is not open, nothing typed shows.
         let back = try tmux.capture()
         #expect(!back.contains("filter: "), "\(back)")
         try tmux.send("q", literally: true)
-        try tmux.waitFor("the shell after quitting") { !$0.contains("top-file.txt") }
+        try await tmux.waitFor("the shell after quitting") { !$0.contains("top-file.txt") }
         try tmux.run("stty -a > '\(tmux.scratch.path)/after.txt'; echo STTY-\"\"SAVED")
-        try tmux.waitFor("stty") { $0.contains("STTY-SAVED") }
+        try await tmux.waitFor("stty") { $0.contains("STTY-SAVED") }
         func settings(_ name: String) throws -> String {
             try String(contentsOfFile: tmux.scratch.path + "/" + name, encoding: .utf8)
                 .replacingOccurrences(of: #"rows \d+; columns \d+;"#, with: "", options: .regularExpression)

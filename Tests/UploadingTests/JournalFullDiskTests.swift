@@ -54,7 +54,7 @@ struct JournalFullDiskTests {
         func failure() -> UploadError? {
             harness.recorder.all.lazy.compactMap { if case let .journalFailed(error) = $0 { error } else { nil } }.first
         }
-        while failure() == nil, ContinuousClock.now < deadline { usleep(5000) }
+        while failure() == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let reason = try #require(failure())
         #expect(reason.description.contains("could not write the journal"), "\(reason)")
         // Jobs started before the failure was known end; then nothing new starts.

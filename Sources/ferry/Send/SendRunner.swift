@@ -81,7 +81,7 @@ struct SendRunner {
             }
             if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {
-            if template != nil, case .journalFailed = error {
+            if template != nil, case .journalFailed? = error as? UploadError {
                 // Jobs already queued may be in flight: stop them and keep them for --resume.
                 termination.end(because: "\(error)", status: 1)
             }

@@ -219,8 +219,9 @@ struct RedirectTests {
                                     bodyCompleting: { asked.withLock { $0 += 1 }; return true },
                                     completion: { continuation.resume(returning: $0) })
             }
-            // Each sending of the body asked before its last byte.
-            #expect(asked.withLock { $0 } == 2)
+            // The first sending asked before its last byte. nginx answers /new without reading the
+            // body, so the redirected sending asks only when its last byte goes out before that answer.
+            #expect((1...2).contains(asked.withLock { $0 }), "asked \(asked.withLock { $0 }) times")
             try await transport.shutdown()
             #expect((try? result.get())?.status == 200)
             let values = reports.withLock { $0 }
