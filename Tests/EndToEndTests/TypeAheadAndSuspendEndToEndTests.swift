@@ -38,6 +38,10 @@ struct TypeAheadAndSuspendEndToEndTests {
         let tmux = try TmuxSession(width: 80, height: 24)
         defer { tmux.kill() }
         let top = try makeTree(in: tmux)
+        // Job control on, surely: a shell that started before its pane's terminal was ready turns
+        // it off ("can't access tty"), runs ferry in its own process group, and the kernel then
+        // refuses to stop that orphaned group.
+        try tmux.run("set -m")
         try tmux.run("stty -a > '\(tmux.scratch.path)/before.txt'")
         try tmux.run("'\(binary)' --url http://127.0.0.1:9/u '\(top)'")
         try await tmux.waitFor("the browser") { $0.contains("top-file.txt") }

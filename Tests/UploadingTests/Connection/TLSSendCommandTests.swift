@@ -28,7 +28,18 @@ struct TLSSendCommandTests {
     }
 
     /// Runs `ferry send ARGUMENTS` to completion with the trust variables cleared, then `environment`.
-    static func send(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    ///
+    /// The process is waited for on a thread of its own: the test runner's threads (as many as
+    /// the cores) also run the other tests' in-process receivers.
+    static func send(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try sendBlocking(arguments, environment: environment) })
+            }
+        }
+    }
+
+    private static func sendBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
         let state = TemporaryDirectory()
         let process = Process()
         var variables = ProcessInfo.processInfo.environment
@@ -53,7 +64,7 @@ struct TLSSendCommandTests {
     }
 
     @Test("--cacert, --capath, CURL_CA_BUNDLE, SSL_CERT_FILE and SSL_CERT_DIR each trust the test's authority; -k needs none")
-    func trust() throws {
+    func trust() async throws {
         let certificates = try TestCertificates()
         let server = try TLSTrustTests.nginx(try certificates.issue("server"))
         let dir = TemporaryDirectory()
@@ -70,28 +81,28 @@ struct TLSSendCommandTests {
             (["-k"], [:]),
         ]
         for (options, environment) in ways {
-            let run = try Self.send(["--url", url] + options + [file], environment: environment)
+            let run = try await Self.send(["--url", url] + options + [file], environment: environment)
             #expect(run.status == 0, "\(options) \(environment): \(run.lines) \(run.errors)")
         }
         #expect(server.accessLog.filter { $0.hasPrefix("POST /upload 200") }.count == ways.count, "\(server.accessLog)")
     }
 
     @Test("--cert and --key against nginx's ssl_verify_client")
-    func clientCertificate() throws {
+    func clientCertificate() async throws {
         let certificates = try TestCertificates()
         let clients = try TestCertificates(name: "Ferry Client CA")
         let server = try TLSTrustTests.nginx(try certificates.issue("server"), clientAuthority: clients.authority)
         let client = try clients.issue("client", for: ["DNS:client.example"], usage: "clientAuth")
         let dir = TemporaryDirectory()
         let file = dir.file("report.txt", bytes: 500)
-        let run = try Self.send(["--url", "https://localhost:\(server.port)/upload", "--cacert", certificates.authority,
+        let run = try await Self.send(["--url", "https://localhost:\(server.port)/upload", "--cacert", certificates.authority,
                                  "--cert", client.certificate, "--key", client.key, file])
         #expect(run.status == 0, "\(run.lines) \(run.errors)")
         #expect(server.accessLog.contains { $0.hasPrefix("POST /upload 200") }, "\(server.accessLog)")
     }
 
     @Test("an untrusted authority, an unusable --cacert, an unknown host and a refused port: in words on the line and in --json, at once")
-    func errorsInWords() throws {
+    func errorsInWords() async throws {
         let certificates = try TestCertificates(name: "Internal Test Authority")
         let server = try TLSTrustTests.nginx(try certificates.issue("server"))
         let dir = TemporaryDirectory()
@@ -106,7 +117,7 @@ struct TLSSendCommandTests {
         ]
         for (arguments, expected) in cases {
             for json in [false, true] {
-                let run = try Self.send(arguments + (json ? ["--json"] : []) + [file])
+                let run = try await Self.send(arguments + (json ? ["--json"] : []) + [file])
                 #expect(run.status == 1, "\(arguments): \(run.lines) \(run.errors)")
                 let texts = json ? run.jsonErrors : run.lines
                 #expect(texts.contains { $0.contains(expected) }, "\(expected) not in \(texts)")
