@@ -132,7 +132,7 @@ struct UploadLimitTests {
             let path = try harness.directory.writeSource("other", RandomBytes.make(1_000, seed: 42))
             var landed: [String] = []
             var refused: Curl.Result?
-            for attempt in 0..<50 where refused == nil {
+            for attempt in 0..<300 where refused == nil {
                 let result = try await Curl.run(["-i", "-F", Curl.fileField("f", path: path, filename: "o\(attempt).bin"), harness.url + "/upload"])
                 if result.status == 503 { refused = result } else { landed.append("o\(attempt).bin") }
                 try await Task.sleep(for: .milliseconds(100))
