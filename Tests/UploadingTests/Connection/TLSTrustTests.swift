@@ -68,8 +68,8 @@ struct TLSTrustTests {
         expectPlainWords(text, sourceLocation: sourceLocation)
         #expect(ended.job.attempts == 1, "a TLS failure is not retried: \(ended.job.attemptHistory.map(\.error))", sourceLocation: sourceLocation)
         #expect(ended.job.lastError?.isRetryable == false, sourceLocation: sourceLocation)
-        // Well under the 30 s idle timeout an attempt would otherwise wait for (5 s was exceeded by
-        // a whole-suite run on 2 cores; the attempt count above is what shows no retry).
+        // Under the 20 s idle timeout an attempt would otherwise wait for (5 s was exceeded by a
+        // whole-suite run on 2 cores; the attempt count above is what shows no retry).
         #expect(ended.elapsed < .seconds(20), "a TLS failure ends the attempt at once: \(ended.elapsed)", sourceLocation: sourceLocation)
     }
 
