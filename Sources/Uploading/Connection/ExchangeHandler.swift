@@ -48,8 +48,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let bodyCompleting: @Sendable () -> Bool
         /// Receives the outcome once, after the connection was closed or made reusable, and
         /// whether a failure before any response byte may be re-sent on a new connection without
-        /// counting an attempt: the connection had carried an exchange before this one (HTTP/1.1:
-        /// the server closed it while idle), or the server refused the stream (HTTP/2).
+        /// counting an attempt: the connection had carried an exchange before this one and the
+        /// server certainly lacks the request (HTTP/1.1: the server closed it while idle, before
+        /// the last byte or with a reset; `ExchangeStateMachine.requestCertainlyIncomplete`), or
+        /// the server refused the stream (HTTP/2).
         let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ mayResend: Bool) -> Void
     }
 
@@ -204,7 +206,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard self.running?.generation == generation else { return }
             switch result {
             case .success: self.act(self.running?.machine.bodyEnded())
-            case let .failure(error): self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
+            case let .failure(error):
+                if TransferErrorMapping.isPeerReset(error) { self.running?.machine.connectionReset() }
+                self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
             }
         }
     }
@@ -218,6 +222,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if let running { running.request.progress(running.machine.bytesSent) }
             sendNextChunk()
         case let .failure(error):
+            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
             act(running?.machine.bodyWriteFailed(Self.describe(error)))
         }
     }
@@ -268,6 +273,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if running == nil {
             errorBetweenExchanges = (error, certificate)
         } else {
+            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
             fail(with: error, certificate: certificate)
         }
         context.close(promise: nil)
@@ -366,7 +372,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     handler.value.context?.close(promise: nil)
                 }
             }
-            ended.request.ended(outcome, fate, ended.reused)
+            // A reused connection's failure is re-sent only when the server certainly lacks the
+            // request: a server that read it whole and closed without a word may have stored it.
+            ended.request.ended(outcome, fate, ended.reused && ended.machine.requestCertainlyIncomplete)
         }
     }
 

@@ -12,7 +12,10 @@ import Multipart
 ///   and both sides kept the connection alive.
 /// - A failure before any response byte arrived is marked `beforeResponse`: on a connection
 ///   that carried requests before, the caller may re-send once on a new one (the server closed
-///   the idle connection as it was reused), because the server answered nothing.
+///   the idle connection as it was reused), because the server answered nothing — but only
+///   when `requestCertainlyIncomplete` holds: the request's last byte never went out, or the
+///   server reset the connection (its application did not read everything). A server that read
+///   the whole request and closed without a word may have stored it: that is never re-sent.
 /// - More than `UploadResponse.maximumCapturedBodyBytes` of response body is not waited for:
 ///   the status decides, the captured part is kept, the connection is closed.
 struct ExchangeStateMachine: Sendable {
@@ -64,6 +67,8 @@ struct ExchangeStateMachine: Sendable {
     private(set) var bytesSent: Int64 = 0
     /// Whether any byte of a response arrived.
     private(set) var responseBytesSeen = false
+    /// Whether the server reset the connection (a TCP RST) rather than closing it.
+    private var peerReset = false
 
     /// Creates the machine for a request about to be sent.
     init() {}
@@ -73,6 +78,13 @@ struct ExchangeStateMachine: Sendable {
 
     /// Whether body bytes should still be written.
     var isSendingBody: Bool { request == .sending && response != .finished }
+
+    /// Whether the server certainly does not have the whole request: its end was never written
+    /// in full, or the server reset the connection. A TCP reset comes from a socket its
+    /// application closed with bytes unread, or closed before they arrived, so the application
+    /// cannot have read the whole request (a server that aborts after reading everything, with
+    /// `SO_LINGER` 0, is the exception this accepts).
+    var requestCertainlyIncomplete: Bool { request != .sent || peerReset }
 
     // MARK: Request events
 
@@ -161,6 +173,12 @@ struct ExchangeStateMachine: Sendable {
     }
 
     // MARK: Failures
+
+    /// The server reset the connection (a read or a write failed with `ECONNRESET` or `EPIPE`);
+    /// the failure itself arrives as its own event.
+    mutating func connectionReset() {
+        peerReset = true
+    }
 
     /// The connection closed (or reset) with the exchange unfinished.
     mutating func connectionClosed() -> Action {

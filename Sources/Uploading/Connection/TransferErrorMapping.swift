@@ -144,6 +144,13 @@ enum TransferErrorMapping {
         }
     }
 
+    /// Whether `error` says the peer reset the connection (a TCP RST: `ECONNRESET`, or `EPIPE`
+    /// on a write after it), as opposed to closing it in order.
+    static func isPeerReset(_ error: any Error) -> Bool {
+        guard let error = error as? IOError else { return false }
+        return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+    }
+
     /// A short description of an error: the system's words for an `errno`, NIO's otherwise.
     static func message(for error: any Error) -> String {
         if let error = error as? IOError {

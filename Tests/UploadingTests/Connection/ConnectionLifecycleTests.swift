@@ -106,6 +106,28 @@ struct ConnectionLifecycleTests {
         try await transport.shutdown()
     }
 
+    @Test("a reused connection's server reads the whole request and closes unanswered: never re-sent, 'may have arrived'")
+    func swallowedOnReuse() async throws {
+        let server = try ScriptedHTTPServer(.swallowOnReuse)
+        defer { server.stop() }
+        let transport = HTTPTransport(configuration: .init())
+        let run = try await upload(40, prefix: "swallow", to: server.url, over: transport, retries: 3, concurrency: 1)
+        let swallowed = server.swallowed.filter { $0.key.hasPrefix("swallow-") }
+        #expect(!swallowed.isEmpty, "the server swallowed no request: the test did not reuse a connection")
+        #expect(swallowed.values.allSatisfy { $0 == 1 }, "\(swallowed)")
+        for (name, _) in swallowed {
+            #expect(server.processed[name] == nil, "\(name) was sent again after the server had read it whole")
+            let job = run.jobs.first { $0.spec.files.first?.path.hasSuffix("/" + name) == true }
+            #expect(job?.state == .failed)
+            #expect(job?.mayHaveArrived == true, "\(String(describing: job?.lastError))")
+            #expect(job?.attempts == 1)
+        }
+        #expect(run.summary.succeeded + swallowed.count == 40)
+        #expect(run.summary.succeeded == server.processed.filter { $0.key.hasPrefix("swallow-") }.count)
+        try await expectNoLeak(server, transport)
+        try await transport.shutdown()
+    }
+
     @Test("a server allowing 5 requests per connection (the last with Connection: close): every upload once")
     func requestsPerConnection() async throws {
         let server = try ScriptedHTTPServer(.requestsPerConnection(5))

@@ -81,6 +81,28 @@ struct ExchangeStateMachineTests {
             message: "sending the body failed: the server reset the connection")), beforeResponse: true), .close))
     }
 
+    @Test("the request is certainly incomplete until its end went out, and after it only when the server reset")
+    func certainlyIncomplete() {
+        var sending = Machine()
+        sending.bodyPartWritten(10)
+        #expect(sending.requestCertainlyIncomplete)
+
+        var writeFailed = Machine()
+        _ = writeFailed.bodyWriteFailed("sending the body failed: the server closed the connection")
+        #expect(writeFailed.requestCertainlyIncomplete)
+
+        var sent = Machine()
+        _ = sent.bodyEnded()
+        #expect(!sent.requestCertainlyIncomplete, "a server that read it all and closed may have stored it")
+        _ = sent.connectionClosed()
+        #expect(!sent.requestCertainlyIncomplete)
+
+        var reset = Machine()
+        _ = reset.bodyEnded()
+        reset.connectionReset()
+        #expect(reset.requestCertainlyIncomplete, "a reset: the server's application left bytes unread")
+    }
+
     @Test("a close after a response byte arrived is not beforeResponse (the server may have answered)")
     func closedAfterSomeBytes() {
         var machine = Machine()

@@ -20,8 +20,13 @@ final class ScriptedHTTPServer: Sendable {
         /// reading the body, then closes (after reading what the client still sends).
         case rejectBeforeBody(status: Int)
         /// Answers the first request on a connection and keeps it open; when the next request's
-        /// first bytes arrive, closes it without answering (its idle timer fired just then).
+        /// first bytes arrive, closes it without reading or answering them (its idle timer fired
+        /// just then; the kernel resets the connection, as it does for a socket closed unread).
         case closeIdleOnReuse
+        /// Answers the first request on a connection and keeps it open; reads the next request
+        /// whole (counted in `swallowed`, not `processed`) and closes without answering: a server
+        /// that may have stored it, so the client must not send it again by itself.
+        case swallowOnReuse
         /// Answers `limit` requests per connection, the last with `Connection: close`, then
         /// closes (nginx's `keepalive_requests`).
         case requestsPerConnection(Int)
@@ -30,6 +35,7 @@ final class ScriptedHTTPServer: Sendable {
     private struct State: Sendable {
         var behaviour: Behaviour
         var processed: [String: Int] = [:]
+        var swallowed: [String: Int] = [:]
         var answered = 0
         var connections = 0
         var clientSockets: Set<Int32> = []
@@ -73,6 +79,8 @@ final class ScriptedHTTPServer: Sendable {
 
     /// How many times each file name was processed (its request read whole and answered 2xx).
     var processed: [String: Int] { state.withLock { $0.processed } }
+    /// How many times each file name was read whole and then closed on unanswered (`swallowOnReuse`).
+    var swallowed: [String: Int] { state.withLock { $0.swallowed } }
     /// How many responses of any status were sent.
     var answered: Int { state.withLock { $0.answered } }
     /// How many connections were accepted.
@@ -120,11 +128,15 @@ final class ScriptedHTTPServer: Sendable {
     private func serve(_ client: Int32) {
         var reader = SocketReader(socket: client)
         var served = 0
-        while let head = reader.readHead() {
-            let behaviour = state.withLock { $0.behaviour }
-            if behaviour == .closeIdleOnReuse, served > 0 {
-                return // the next request's bytes arrived: "the idle timer fired", close unanswered
+        while true {
+            if state.withLock({ $0.behaviour }) == .closeIdleOnReuse, served > 0 {
+                // The next request's bytes arrived: "the idle timer fired", close with them unread.
+                var readable = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                _ = poll(&readable, 1, -1)
+                return
             }
+            guard let head = reader.readHead() else { return }
+            let behaviour = state.withLock { $0.behaviour }
             let length = Self.contentLength(head)
             if case let .rejectBeforeBody(status) = behaviour {
                 send(client, status: status, close: true)
@@ -134,10 +146,14 @@ final class ScriptedHTTPServer: Sendable {
             }
             guard let body = reader.read(count: length) else { return }
             let name = Self.filename(in: body) ?? "?"
+            if behaviour == .swallowOnReuse, served > 0 {
+                state.withLock { $0.swallowed[name, default: 0] += 1 }
+                return
+            }
             state.withLock { $0.processed[name, default: 0] += 1 }
             served += 1
             switch behaviour {
-            case .keepAlive, .closeIdleOnReuse, .rejectBeforeBody:
+            case .keepAlive, .closeIdleOnReuse, .swallowOnReuse, .rejectBeforeBody:
                 send(client, status: 200, close: false)
             case .answerAndClose:
                 send(client, status: 200, close: false)
