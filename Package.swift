@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Uploading", targets: ["Uploading"]),
         .library(name: "FerryApp", targets: ["FerryApp"]),
         .library(name: "FerryRuntime", targets: ["FerryRuntime"]),
+        .library(name: "FerryHeadless", targets: ["FerryHeadless"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
@@ -88,10 +89,12 @@ let package = Package(
             name: "FerryApp",
             dependencies: ["TerminalUI", "Uploading", "Multipart"]
         ),
-        // What the executable runs, where it can be tested: the interface loop (on a terminal
-        // protocol, commands on a worker queue), `ferry send`'s printer and termination, the
-        // standard streams.
+        // The interface's runtime, where it can be tested: the loop (on a terminal protocol,
+        // commands on a worker queue), folder reads and watches, the start-up policy.
         .target(name: "FerryRuntime", dependencies: ["FerryApp", "TerminalUI", "Uploading", "Multipart"]),
+        // The headless commands' side (`ferry send`, `ferry jobs`): FILE arguments, the event
+        // printer, termination, the standard streams. Never imports the interface's model.
+        .target(name: "FerryHeadless", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
         // The executable: wiring only.
         .executableTarget(
             name: "ferry",
@@ -102,13 +105,14 @@ let package = Package(
                 "TerminalUI",
                 "FerryApp",
                 "FerryRuntime",
+                "FerryHeadless",
                 "NcursesBackend",
                 "FerryResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
-            name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart", "FerryRuntime"], path: "Tests/TestSupport"
+            name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart", "FerryRuntime", "FerryHeadless"], path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "MultipartTests",
@@ -133,6 +137,7 @@ let package = Package(
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
+        .testTarget(name: "FerryHeadlessTests", dependencies: ["FerryHeadless", "TerminalUI", "Uploading", "Multipart", "TestSupport"]),
         .testTarget(
             name: "FerryAppTests",
             dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryRuntime
+import FerryHeadless
 import Foundation
 
 /// The `ferry` command: the interactive interface by default, `send` and `serve` as subcommands.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryApp
+import FerryHeadless
 import FerryResources
 import FerryRuntime
 import Foundation

@@ -1,4 +1,4 @@
-import FerryRuntime
+import FerryHeadless
 import Synchronization
 
 /// A ``TextOutput`` that keeps what is written, or fails like a closed pipe once told to.

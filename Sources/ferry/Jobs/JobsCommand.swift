@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryRuntime
+import FerryHeadless
 import Uploading
 
 /// `ferry jobs`: the journal from the command line — list its jobs, send failed ones again,

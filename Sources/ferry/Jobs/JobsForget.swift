@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryRuntime
+import FerryHeadless
 import Uploading
 
 /// `ferry jobs forget`: deletes jobs from the journal.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryRuntime
+import FerryHeadless
 import Foundation
 import Uploading
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryRuntime
+import FerryHeadless
 import Uploading
 
 /// `ferry jobs retry`: queues failed jobs again and sends them now, with the journal's other

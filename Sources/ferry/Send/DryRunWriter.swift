@@ -1,4 +1,4 @@
-import FerryRuntime
+import FerryHeadless
 import Foundation
 import Multipart
 import Uploading

@@ -1,6 +1,6 @@
-import FerryApp
 import Foundation
 import Multipart
+import TerminalUI
 import Uploading
 
 /// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error
@@ -80,7 +80,7 @@ struct SendEventRecord {
     /// A path as written in a record: its bytes as text when they are UTF-8, else its
     /// displayable form.
     private static func shown(_ path: String) -> String {
-        String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? path.displayablePath
+        String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? DisplayWidth.displayable(bytes: FileSystemName.bytes(of: path))
     }
 
     /// The record of a failed job `--resume` leaves in the journal (event `left`).

@@ -1,5 +1,5 @@
 import Dispatch
-import FerryRuntime
+import FerryHeadless
 import Foundation
 import Multipart
 import Uploading

@@ -1,4 +1,4 @@
-import FerryRuntime
+import FerryHeadless
 import TerminalUI
 import Testing
 import TestSupport

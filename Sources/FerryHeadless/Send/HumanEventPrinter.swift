@@ -1,4 +1,3 @@
-import FerryApp
 import Multipart
 import TerminalUI
 import Uploading
@@ -130,7 +129,8 @@ public final class HumanEventPrinter: @unchecked Sendable {
     private static func name(_ job: UploadJob) -> String {
         let paths = job.spec.namingPaths
         guard let first = paths.first else { return "#\(job.id)" }
-        let base = first.displayableLastComponent
+        // As a screen shows it: bytes that are not UTF-8 as \xNN, control characters escaped.
+        let base = DisplayWidth.displayable(bytes: FileSystemName.bytes(of: PathName.lastComponent(of: first)))
         return paths.count > 1 ? "\(base) (+\(paths.count - 1) more)" : base
     }
 }
