@@ -266,6 +266,9 @@ final class ConnectionSetup: Sendable {
     /// Adds `ResponseByteWatcher`, NIO's HTTP/1 client handlers and `ExchangeHandler`.
     private func addHTTP1Handlers(to channel: any Channel) throws {
         let operations = channel.pipeline.syncOperations
+        // Plain TCP: the server's close comes as a half-close, probed for the reset that tells a
+        // request it never read (`ExchangeHandler`).
+        if plan.tls == nil { try channel.syncOptions?.setOption(.allowRemoteHalfClosure, value: true) }
         let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
         try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)

@@ -19,6 +19,14 @@ import Glibc
 /// and a stream the server refused unprocessed (`REFUSED_STREAM`, or opened after its GOAWAY)
 /// ends as `beforeResponse`, may be re-sent.
 ///
+/// On a channel that allows remote half-closure (plain TCP: `ConnectionSetup` sets
+/// `ChannelOptions.allowRemoteHalfClosure`; TLS ends with its own close) the server's close
+/// arrives as `ChannelEvent.inputClosed`: when a
+/// reused connection's server closes after the whole request went out and before any answer, the
+/// handler waits ``resetProbe`` for the reset that a server which closed before reading sends
+/// when the request arrives — then the request certainly did not complete and is re-sent —
+/// before it treats the close as one that may have followed a stored upload.
+///
 /// Every method runs on the channel's event loop.
 final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
@@ -72,7 +80,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var headReceived = false
         /// Whether the server refused the exchange's HTTP/2 stream without processing it.
         var refused = false
+        /// Whether the server closed its side and the handler waits to see if a reset follows.
+        var probingForReset = false
     }
+
+    /// How long a half-closed reused connection is watched for the reset that says the server
+    /// never read the request (a loopback or LAN round trip is far shorter; a slower reset is
+    /// taken as no reset: "may have arrived", the safe side).
+    static let resetProbe = TimeAmount.milliseconds(300)
 
     /// How long an unused connection stays open; nil on an HTTP/2 stream, which carries one
     /// exchange.
@@ -261,8 +276,32 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         idleClose?.cancel()
+        // While probing, only NIO closes the channel, for a reset (EPOLLERR/EPOLLHUP): the
+        // handler itself clears the probe before it closes.
+        if running?.probingForReset == true { running?.machine.connectionReset() }
         act(running?.machine.connectionClosed())
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let event = event as? ChannelEvent, event == .inputClosed else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // The server closed its side (after NIO's decoder ended any response framed by the close).
+        guard let current = running, current.reused, current.machine.awaitsFirstResponseByte else {
+            context.close(promise: nil)
+            return
+        }
+        running?.probingForReset = true
+        let generation = current.generation
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.resetProbe) {
+            let handler = handler.value
+            guard handler.running?.generation == generation, handler.running?.probingForReset == true else { return }
+            handler.running?.probingForReset = false
+            handler.context?.close(promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -364,11 +403,21 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 ended.request.ended(outcome, .close, ended.refused)
                 return
             }
+            var fate = fate
+            var idleLimit = pooledIdleTimeout
+            if fate == .reuse, case let .response(response) = outcome {
+                // Closed a second before the server's own `Keep-Alive: timeout`, never reused into it.
+                if let limit = KeepAliveHint.idleLimit(after: response, default: pooledIdleTimeout) {
+                    idleLimit = limit
+                } else {
+                    fate = .close
+                }
+            }
             if fate == .close {
                 context?.close(promise: nil)
             } else if let context {
                 let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-                idleClose = context.eventLoop.scheduleTask(in: pooledIdleTimeout) {
+                idleClose = context.eventLoop.scheduleTask(in: idleLimit) {
                     handler.value.context?.close(promise: nil)
                 }
             }

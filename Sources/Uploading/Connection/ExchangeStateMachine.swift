@@ -79,6 +79,9 @@ struct ExchangeStateMachine: Sendable {
     /// Whether body bytes should still be written.
     var isSendingBody: Bool { request == .sending && response != .finished }
 
+    /// Whether the whole request went out and nothing of an answer came yet.
+    var awaitsFirstResponseByte: Bool { request == .sent && !responseBytesSeen && response == .waitingForHead }
+
     /// Whether the server certainly does not have the whole request: its end was never written
     /// in full, or the server reset the connection. A TCP reset comes from a socket its
     /// application closed with bytes unread, or closed before they arrived, so the application

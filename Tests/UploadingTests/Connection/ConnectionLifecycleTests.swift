@@ -128,6 +128,19 @@ struct ConnectionLifecycleTests {
         try await transport.shutdown()
     }
 
+    @Test("a server keeping idle connections for 1 s (Keep-Alive: timeout=1): none is reused, every upload once")
+    func shortKeepAliveHint() async throws {
+        let server = try ScriptedHTTPServer(.keepAliveHint(seconds: 1))
+        defer { server.stop() }
+        let transport = HTTPTransport(configuration: .init())
+        let run = try await upload(30, prefix: "hint", to: server.url, over: transport, retries: 0, concurrency: 2)
+        #expect(run.summary.succeeded == 30)
+        expectEachProcessedOnce(server, prefix: "hint", count: 30)
+        #expect(server.connections == 30, "a connection the server keeps for a second or less is not reused")
+        try await expectNoLeak(server, transport)
+        try await transport.shutdown()
+    }
+
     @Test("a server allowing 5 requests per connection (the last with Connection: close): every upload once")
     func requestsPerConnection() async throws {
         let server = try ScriptedHTTPServer(.requestsPerConnection(5))

@@ -27,6 +27,9 @@ final class ScriptedHTTPServer: Sendable {
         /// whole (counted in `swallowed`, not `processed`) and closes without answering: a server
         /// that may have stored it, so the client must not send it again by itself.
         case swallowOnReuse
+        /// Reads each request whole, answers 200 with `Keep-Alive: timeout=N` and keeps the
+        /// connection open.
+        case keepAliveHint(seconds: Int)
         /// Answers `limit` requests per connection, the last with `Connection: close`, then
         /// closes (nginx's `keepalive_requests`).
         case requestsPerConnection(Int)
@@ -155,6 +158,8 @@ final class ScriptedHTTPServer: Sendable {
             switch behaviour {
             case .keepAlive, .closeIdleOnReuse, .swallowOnReuse, .rejectBeforeBody:
                 send(client, status: 200, close: false)
+            case let .keepAliveHint(seconds):
+                send(client, status: 200, close: false, extraHeader: "Keep-Alive: timeout=\(seconds)")
             case .answerAndClose:
                 send(client, status: 200, close: false)
                 return
@@ -165,10 +170,11 @@ final class ScriptedHTTPServer: Sendable {
         }
     }
 
-    private func send(_ client: Int32, status: Int, close: Bool) {
+    private func send(_ client: Int32, status: Int, close: Bool, extraHeader: String? = nil) {
         let body = "{\"status\":\(status)}"
         var text = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
         if close { text += "Connection: close\r\n" }
+        if let extraHeader { text += extraHeader + "\r\n" }
         text += "\r\n" + body
         let bytes = Array(text.utf8)
         state.withLock { $0.answered += 1 }
