@@ -3,6 +3,7 @@ import FerryApp
 import FerryResources
 import FerryRuntime
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import NcursesBackend
 import Receiver

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryRuntime
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import Uploading
 

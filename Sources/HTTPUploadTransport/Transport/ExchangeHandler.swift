@@ -7,6 +7,7 @@ import NIOSSL
 #if canImport(Glibc)
 import Glibc
 #endif
+import Uploading
 
 /// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
 /// `ExchangeStateMachine` — writes the head and the body (from a `BodyPump`, a chunk in flight

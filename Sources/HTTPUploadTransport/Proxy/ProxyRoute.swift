@@ -1,3 +1,5 @@
+import Uploading
+
 /// How connections to an endpoint reach it: straight, through a forwarding proxy (`http://`
 /// targets: each request names the whole URL), or through a proxy's `CONNECT` tunnel
 /// (`https://` targets: TLS runs end to end inside it).

@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// Which proxy a request goes through (`ConnectionOptions.proxy(for:)`, `ProxyRoute`), as curl

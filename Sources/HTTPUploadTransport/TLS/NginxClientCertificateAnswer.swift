@@ -1,3 +1,5 @@
+import Uploading
+
 /// Recognises how nginx answers a TLS client-certificate problem: with `ssl_verify_client on`
 /// it completes the handshake whatever the client sent, then answers every request with a
 /// 400 page saying "No required SSL certificate was sent" (its status 496) or "The SSL

@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// `HTTP2ConnectionStateMachine` without I/O: the first SETTINGS makes the connection ready, a

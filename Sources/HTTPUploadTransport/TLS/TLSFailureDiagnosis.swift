@@ -1,3 +1,5 @@
+import Uploading
+
 /// Explains a failed TLS handshake in the terms of `UploadError.TLSProblem`, without I/O: from
 /// the reasons BoringSSL gave (`CERTIFICATE_VERIFY_FAILED`, `TLSV1_ALERT_PROTOCOL_VERSION`…)
 /// and, for a certificate that failed verification, from what the certificate says (its dates,

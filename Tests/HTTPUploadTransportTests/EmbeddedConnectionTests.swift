@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTP2
 import Synchronization
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// The connection's handlers on NIO's `EmbeddedChannel`: frames read, bytes written, closes and

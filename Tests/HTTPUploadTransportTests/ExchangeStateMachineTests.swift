@@ -1,5 +1,6 @@
 import Multipart
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// `ExchangeStateMachine` without a socket: each order in which a request's end, the response

@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// A proxy's answer to `CONNECT`, read from bytes as they arrive, and the error texts proxy

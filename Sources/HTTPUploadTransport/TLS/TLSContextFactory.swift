@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import Uploading
 
 /// Makes the TLS client context for a job's `TLSIdentity`, as curl reads its options:
 /// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's

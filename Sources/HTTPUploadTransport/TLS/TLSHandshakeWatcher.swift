@@ -5,6 +5,7 @@ import NIOTLS
 #if canImport(Glibc)
 import Glibc
 #endif
+import Uploading
 
 /// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise
 /// when it succeeded (`TLSUserEvent.handshakeCompleted`, passed on first, so that the handlers

@@ -3,6 +3,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import Uploading
 
 #if canImport(Glibc)
 import Glibc

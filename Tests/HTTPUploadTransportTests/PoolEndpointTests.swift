@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// The pool's key: what identifies a connection, not the whole options.

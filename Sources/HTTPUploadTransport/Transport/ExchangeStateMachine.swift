@@ -1,4 +1,5 @@
 import Multipart
+import Uploading
 
 /// One request and its response on one HTTP/1.1 connection, without I/O (NIO style): events
 /// from the socket in, `Action`s out.

@@ -1,6 +1,7 @@
 import Multipart
 import NIOSSL
 import Synchronization
+import Uploading
 
 /// The TLS client contexts made so far, one per `TLSIdentity`, each with the stamps (identity,
 /// size, modification time) of the files it was read from.

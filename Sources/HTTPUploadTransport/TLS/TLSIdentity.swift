@@ -1,3 +1,5 @@
+import Uploading
+
 /// What decides a TLS client context, out of a job's `ConnectionOptions`: whether certificates
 /// are verified and against which authorities, the client certificate and its key, and the
 /// protocols offered by ALPN. Two jobs whose options differ elsewhere (proxy, redirects) share

@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// `ConnectionPoolStateMachine` without sockets: reuse, limits, waiting, fresh leases, closes

@@ -2,6 +2,7 @@ import Multipart
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import Uploading
 
 /// One attempt on `HTTPTransport`: leases a connection, runs the exchange on it, gives the
 /// connection back, and reports the outcome once.

@@ -2,6 +2,7 @@ import Glibc
 import NIOCore
 import NIOPosix
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 @Suite("The upload connection's socket options")

@@ -1,3 +1,5 @@
+import Uploading
+
 /// Where pooled connections go, and what identifies a connection there: scheme, host and port,
 /// the proxy the job's options choose for them (with its credentials), and for `https` the TLS
 /// identity (trust, client certificate, ALPN). Requests to the same endpoint share connections;
