@@ -12,14 +12,17 @@ import PackageDescription
 /// elsewhere.
 ///
 /// Layering (see ARCHITECTURE.md): `Multipart` (pure encoder) ← `Uploading` (Dispatch queue manager,
-/// HTTP transport, journal) ← `FerryApp` (pure app model) ← `ferry` (wiring). `TerminalUI` is pure;
-/// `NcursesBackend` is the only code touching the terminal; `Receiver` is `ferry serve`.
+/// journal, the `UploadTransport` protocol; no NIO) ← `HTTPUploadTransport` (the HTTP client on
+/// SwiftNIO) and `FerryApp` (pure app model) ← `ferry` (wiring: it hands the transport to the
+/// manager). `TerminalUI` is pure; `NcursesBackend` is the only code touching the terminal;
+/// `Receiver` is `ferry serve`.
 let package = Package(
     name: "Ferry",
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "Uploading", targets: ["Uploading"]),
+        .library(name: "HTTPUploadTransport", targets: ["HTTPUploadTransport"]),
         .library(name: "FerryApp", targets: ["FerryApp"]),
         .library(name: "FerryRuntime", targets: ["FerryRuntime"]),
         .library(name: "FerryHeadless", targets: ["FerryHeadless"]),
@@ -48,10 +51,21 @@ let package = Package(
         ),
         // RFC 7578 multipart/form-data as a stream of chunks. No terminal, no network.
         .target(name: "Multipart", dependencies: ["FerryResources"]),
-        // The upload queue, its state machine, the HTTP transport and the journal.
+        // The upload queue, its state machine, the journal, request building and the
+        // `UploadTransport` protocol. No NIO.
         .target(
             name: "Uploading",
             dependencies: [
+                "Multipart",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The real `UploadTransport`: Ferry's HTTP/1.1 + HTTP/2 client on SwiftNIO (attempt,
+        // connection pool, HTTP/2, proxy tunnel, TLS).
+        .target(
+            name: "HTTPUploadTransport",
+            dependencies: [
+                "Uploading",
                 "Multipart",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -59,7 +73,6 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // `ferry serve`: the bundled receiving server.
@@ -101,6 +114,7 @@ let package = Package(
             dependencies: [
                 "Multipart",
                 "Uploading",
+                "HTTPUploadTransport",
                 "Receiver",
                 "TerminalUI",
                 "FerryApp",
@@ -121,10 +135,19 @@ let package = Package(
         .testTarget(
             name: "UploadingTests",
             dependencies: [
-                "Uploading", "Multipart", "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                "Uploading", "HTTPUploadTransport", "Multipart", "Receiver", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The HTTP client's pieces without a server: its state machines, and its handlers on
+        // `EmbeddedChannel`.
+        .testTarget(
+            name: "HTTPUploadTransportTests",
+            dependencies: [
+                "HTTPUploadTransport", "Uploading", "Multipart", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // The child process that kills itself with SIGKILL mid-upload for `JournalCrashTests`.

@@ -4,6 +4,7 @@ import FerryHeadless
 import FerryResources
 import FerryRuntime
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import NcursesBackend
 import Receiver

@@ -36,7 +36,7 @@ public struct SchedulerInstant: Hashable, Comparable, Sendable, CustomStringConv
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at `Int64.max`.
-    var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }

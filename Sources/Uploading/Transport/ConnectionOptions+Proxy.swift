@@ -30,7 +30,7 @@ extension ConnectionOptions {
     ///   - host: The server's host name or address.
     /// - Returns: The proxy, or nil.
     /// - Throws: `ProxyURLError` when the proxy URL that applies cannot be used.
-    func proxy(scheme: String, host: String) throws(ProxyURLError) -> ProxyServer? {
+    package func proxy(scheme: String, host: String) throws(ProxyURLError) -> ProxyServer? {
         guard let url = scheme == "https" ? httpsProxy : httpProxy, !url.isEmpty, !bypassesProxy(host: host) else {
             return nil
         }

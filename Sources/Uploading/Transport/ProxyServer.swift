@@ -82,7 +82,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Proxy-Authorization` header's value (`Basic` with the credentials), if the URL has
     /// credentials.
-    var authorization: String? {
+    package var authorization: String? {
         guard let username else { return nil }
         return "Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()
     }
@@ -94,7 +94,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///   - host: The server's host name or address.
     ///   - port: The server's port.
     /// - Returns: The request's head, ending with its empty line.
-    func connectRequest(toHost host: String, port: Int) -> String {
+    package func connectRequest(toHost host: String, port: Int) -> String {
         let authority = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
         var request = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
         if let authorization { request += "Proxy-Authorization: \(authorization)\r\n" }

@@ -1,5 +1,9 @@
 /// Sends one request with a streamed multipart body and reports progress and the outcome.
 ///
+/// `Uploading` holds no implementation: the real one, `HTTPTransport` (target
+/// `HTTPUploadTransport`, on SwiftNIO), is made by the executable and handed to `UploadManager`;
+/// tests hand it `FakeTransport`.
+///
 /// The manager calls `start` on its root queue; the transport may call `progress` and
 /// `completion` on any thread (the manager hops back onto its queue).
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryHeadless
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import Uploading
 

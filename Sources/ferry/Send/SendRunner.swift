@@ -1,6 +1,7 @@
 import Dispatch
 import FerryHeadless
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import Uploading
 

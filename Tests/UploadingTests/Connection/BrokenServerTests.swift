@@ -1,4 +1,5 @@
 import Foundation
+import HTTPUploadTransport
 import Multipart
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// `ConnectionPool.shutdown()` with real sockets: a lease whose connection is still being set up

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import TestSupport
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// `ConnectionSetup` on its own, against nginx with TLS and HTTP/2, when the pool starts waiting

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPUploadTransport
 import Receiver
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import NIOCore
 import Synchronization
 import TestSupport
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// The transport sends any `RequestBody`, not only a form: a file's range under its own content

@@ -3,6 +3,7 @@ import Multipart
 import Synchronization
 import TestSupport
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// TLS contexts are kept only when they could be made, and made again when a file they were

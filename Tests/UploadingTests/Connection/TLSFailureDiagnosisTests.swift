@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// The pure parts of TLS and broken-server errors: BoringSSL's reasons and the server's

@@ -2,6 +2,7 @@ import Foundation
 import Multipart
 import TestSupport
 import Testing
+@testable import HTTPUploadTransport
 @testable import Uploading
 
 /// Uploads over TLS to nginx (certificates made with `openssl` by the test) through the real

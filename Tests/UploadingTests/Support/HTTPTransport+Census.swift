@@ -1,3 +1,4 @@
+import HTTPUploadTransport
 import Uploading
 
 extension HTTPTransport {

@@ -1,0 +1,450 @@
+import Multipart
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Uploading
+
+/// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
+/// `ExchangeStateMachine` — writes the head and the body (from a `BodyPump`, a chunk in flight
+/// and one read ahead, progress from completed writes), feeds the decoded response and the
+/// connection's fate to the machine, watches for idleness, and closes the connection when the
+/// machine says so. Between exchanges, a byte from the server or the pool's idle time closes it.
+///
+/// On an HTTP/2 stream (behind `HTTP2FramePayloadToHTTP1ClientCodec`) it runs the stream's one
+/// exchange the same way; the stream is closed (reset, if still open) when the exchange ends,
+/// and a stream the server refused unprocessed (`REFUSED_STREAM`, or opened after its GOAWAY)
+/// ends as `beforeResponse`, may be re-sent.
+///
+/// On a channel that allows remote half-closure (plain TCP: `ConnectionSetup` sets
+/// `ChannelOptions.allowRemoteHalfClosure`; TLS ends with its own close) the server's close
+/// arrives as `ChannelEvent.inputClosed`: when a
+/// reused connection's server closes after the whole request went out and before any answer, the
+/// handler waits ``resetProbe`` for the reset that a server which closed before reading sends
+/// when the request arrives — then the request certainly did not complete and is re-sent —
+/// before it treats the close as one that may have followed a stored upload.
+///
+/// Every method runs on the channel's event loop.
+final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// One request to run.
+    struct Request: Sendable {
+        /// Names the exchange for `cancel(token:)`.
+        let token: Int
+        /// Whether the attempt was cancelled: a cancel that reached the event loop before the
+        /// exchange started cannot name it yet, so `PooledConnection` asks this at the start.
+        let isCancelled: @Sendable () -> Bool
+        /// The request head.
+        let head: HTTPRequestHead
+        /// The body's length (its `Content-Length`).
+        let bodyLength: Int64
+        /// The body, already reading.
+        let pump: BodyPump
+        /// How long no byte may move before the exchange fails.
+        let idleTimeout: TimeAmount
+        /// Receives cumulative body bytes written, after every completed write and on every
+        /// watchdog tick.
+        let progress: @Sendable (Int64) -> Void
+        /// Asked just before the body's last byte is written: false holds it back, and the
+        /// exchange fails and closes the connection instead (`UploadTransport`).
+        let bodyCompleting: @Sendable () -> Bool
+        /// Receives the outcome once, after the connection was closed or made reusable, and
+        /// whether a failure before any response byte may be re-sent on a new connection without
+        /// counting an attempt: the connection had carried an exchange before this one and the
+        /// server certainly lacks the request (HTTP/1.1: the server closed it while idle, before
+        /// the last byte or with a reset; `ExchangeStateMachine.requestCertainlyIncomplete`), or
+        /// the server refused the stream (HTTP/2).
+        let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ mayResend: Bool) -> Void
+    }
+
+    private struct Running {
+        let request: Request
+        let generation: Int
+        let reused: Bool
+        /// Body bytes handed to the channel so far.
+        var bytesQueued: Int64 = 0
+        /// Whether the request's end has been written (with the last body byte).
+        var endWritten = false
+        var machine = ExchangeStateMachine()
+        var lastActivity = NIODeadline.now()
+        var watchdog: Scheduled<Void>?
+        /// The first bytes of the reply (one more than is shown, to tell that more came).
+        var replyBeginning: [UInt8] = []
+        /// Whether a response head was decoded.
+        var headReceived = false
+        /// Whether the server refused the exchange's HTTP/2 stream without processing it.
+        var refused = false
+        /// Whether the server closed its side and the handler waits to see if a reset follows.
+        var probingForReset = false
+    }
+
+    /// How long a half-closed reused connection is watched for the reset that says the server
+    /// never read the request (a loopback or LAN round trip is far shorter; a slower reset is
+    /// taken as no reset: "may have arrived", the safe side).
+    static let resetProbe = TimeAmount.milliseconds(300)
+
+    /// How long an unused connection stays open; nil on an HTTP/2 stream, which carries one
+    /// exchange.
+    private let pooledIdleTimeout: TimeAmount?
+    private var context: ChannelHandlerContext?
+    private var running: Running?
+    private var generation = 0
+    private var idleClose: Scheduled<Void>?
+
+    /// How many exchanges this connection has started (a reused connection has started some).
+    private var exchangesStarted = 0
+    /// An error that ended the connection while no exchange ran (the pool had not yet handed it
+    /// over): the next exchange fails with it.
+    private var errorBetweenExchanges: (error: any Error, certificate: PeerCertificateFacts?)?
+
+    /// Creates the handler.
+    ///
+    /// - Parameter pooledIdleTimeout: How long the connection may stay unused before it closes;
+    ///   nil for an HTTP/2 stream.
+    init(pooledIdleTimeout: TimeAmount?) {
+        self.pooledIdleTimeout = pooledIdleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    // MARK: Running an exchange
+
+    /// Starts an exchange. **Must** be called on the event loop, with no exchange running.
+    func start(_ request: Request) {
+        idleClose?.cancel()
+        idleClose = nil
+        exchangesStarted += 1
+        generation += 1
+        running = Running(request: request, generation: generation, reused: exchangesStarted > 1)
+        if let (error, certificate) = errorBetweenExchanges {
+            errorBetweenExchanges = nil
+            fail(with: error, certificate: certificate)
+            return
+        }
+        guard let context, context.channel.isActive else {
+            act(running?.machine.connectionClosed())
+            return
+        }
+        watch(request.idleTimeout, generation: generation)
+        if pooledIdleTimeout == nil {
+            // A stream the connection cannot open any more (the server's GOAWAY came first)
+            // fails its head's write.
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(.head(request.head)), promise: promise)
+            let generation = generation
+            promise.futureResult.assumeIsolated().whenFailure { error in
+                guard self.running?.generation == generation else { return }
+                self.fail(with: error, certificate: nil)
+                self.context?.close(promise: nil)
+            }
+        } else {
+            context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        }
+        sendNextChunk()
+    }
+
+    /// Fails the running exchange as cancelled and closes the connection, if the exchange
+    /// named `token` is still the one running.
+    func cancel(token: Int) {
+        guard running?.request.token == token else { return }
+        act(running?.machine.failed(.other(message: "cancelled"), connectionDropped: false))
+    }
+
+    private func sendNextChunk() {
+        guard let running, !running.machine.isFinished, let context else { return }
+        let generation = running.generation
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        running.request.pump.next(on: context.eventLoop) { result in
+            handler.value.chunkRead(result, generation: generation)
+        }
+    }
+
+    private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
+        guard let running, running.generation == generation, let context else { return }
+        switch result {
+        case let .failure(error):
+            // Also after the last byte went out: the file changed while it was read.
+            act(self.running?.machine.bodyFailed(error))
+        case .success(nil):
+            // The reader's final check passed; the end went out with the last byte, or (an
+            // empty body) goes out now.
+            guard !running.endWritten, running.machine.isSendingBody else { return }
+            guard running.request.bodyCompleting() else { return holdBackLastByte() }
+            writeEnd(context: context, generation: generation)
+        case let .success(chunk?):
+            guard running.machine.isSendingBody else { return }
+            let count = chunk.readableBytes
+            if running.bytesQueued + Int64(count) == running.request.bodyLength, !running.request.bodyCompleting() {
+                return holdBackLastByte()
+            }
+            self.running?.bytesQueued += Int64(count)
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.chunkWritten(count, result: result, generation: generation)
+            }
+            if self.running?.bytesQueued == running.request.bodyLength {
+                // The last byte: the request's end goes out in the same flush, so the exchange
+                // knows the request is complete before any answer can arrive (and can reuse the
+                // connection). The pump still reads on, for the reader's final check.
+                writeEnd(context: context, generation: generation)
+            } else {
+                context.flush()
+            }
+        }
+    }
+
+    /// Ends the exchange without the body's last byte, which its request's `bodyCompleting`
+    /// held back (the transfer was cancelled, or could not be recorded): the connection closes,
+    /// so the server never has the whole request.
+    private func holdBackLastByte() {
+        act(running?.machine.failed(.other(message: "the body's last byte was held back"), connectionDropped: false))
+    }
+
+    private func writeEnd(context: ChannelHandlerContext, generation: Int) {
+        running?.endWritten = true
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            guard self.running?.generation == generation else { return }
+            switch result {
+            case .success: self.act(self.running?.machine.bodyEnded())
+            case let .failure(error):
+                if TransferErrorMapping.isPeerReset(error) { self.running?.machine.connectionReset() }
+                self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
+            }
+        }
+    }
+
+    private func chunkWritten(_ count: Int, result: Result<Void, any Error>, generation: Int) {
+        guard running?.generation == generation else { return }
+        switch result {
+        case .success:
+            running?.machine.bodyPartWritten(count)
+            running?.lastActivity = .now()
+            if let running { running.request.progress(running.machine.bytesSent) }
+            sendNextChunk()
+        case let .failure(error):
+            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
+            act(running?.machine.bodyWriteFailed(Self.describe(error)))
+        }
+    }
+
+    // MARK: Inbound
+
+    /// Bytes arrived from the server (reported by `ResponseByteWatcher`, before decoding).
+    func bytesArrived(_ bytes: ByteBuffer) {
+        guard let current = running else { return }
+        running?.machine.responseBytesArrived()
+        running?.lastActivity = .now()
+        let room = TransferErrorMapping.shownReplyBytes + 1 - current.replyBeginning.count
+        if room > 0 { running?.replyBeginning += bytes.readableBytesView.prefix(room) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard running != nil else {
+            // A server speaking between exchanges (a 408 on an idle connection, say): the
+            // connection cannot carry a request any more.
+            context.close(promise: nil)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            running?.headReceived = true
+            running?.machine.responseBytesArrived()
+            let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
+            act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
+                                                      keepAlive: head.isKeepAlive))
+        case let .body(buffer):
+            act(running?.machine.responseBodyReceived(buffer.readableBytesView))
+        case .end:
+            act(running?.machine.responseEnded())
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleClose?.cancel()
+        // While probing, only NIO closes the channel, for a reset (EPOLLERR/EPOLLHUP): the
+        // handler itself clears the probe before it closes.
+        if running?.probingForReset == true { running?.machine.connectionReset() }
+        act(running?.machine.connectionClosed())
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let event = event as? ChannelEvent, event == .inputClosed else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // The server closed its side (after NIO's decoder ended any response framed by the close).
+        guard let current = running, current.reused, current.machine.awaitsFirstResponseByte else {
+            context.close(promise: nil)
+            return
+        }
+        running?.probingForReset = true
+        let generation = current.generation
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.resetProbe) {
+            let handler = handler.value
+            guard handler.running?.generation == generation, handler.running?.probingForReset == true else { return }
+            handler.running?.probingForReset = false
+            handler.context?.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A TLS peer that closes without close_notify: a response framed by the close has ended
+        // (the decoder says so when the channel goes inactive); anything else fails then.
+        if let error = error as? NIOSSLError, case .uncleanShutdown = error { return }
+        let certificate = Self.isTLSFailure(error) ? peerCertificate(context: context) : nil
+        if running == nil {
+            errorBetweenExchanges = (error, certificate)
+        } else {
+            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
+            fail(with: error, certificate: certificate)
+        }
+        context.close(promise: nil)
+    }
+
+    /// Fails the running exchange for `error`, in words naming the request's host.
+    private func fail(with error: any Error, certificate: PeerCertificateFacts?) {
+        guard let current = running else { return }
+        if isRefusal(error) {
+            running?.refused = true
+            let reason = UploadError.TransferReason.connectionLost(
+                message: "\(Self.host(of: current.request.head)) refused the request's HTTP/2 stream without processing it")
+            act(running?.machine.failed(reason, connectionDropped: true))
+            return
+        }
+        let reason = TransferErrorMapping.reason(
+            for: error, host: Self.host(of: current.request.head), replyBeginning: current.replyBeginning,
+            responseHeadReceived: current.headReceived, peerCertificate: certificate, now: Int64(time(nil)))
+        act(running?.machine.failed(reason, connectionDropped: TransferErrorMapping.isConnectionDrop(error)))
+    }
+
+    /// The server's certificate, if TLS received one (also after a failed verification: BoringSSL
+    /// keeps the certificate of the handshake in progress).
+    private func peerCertificate(context: ChannelHandlerContext) -> PeerCertificateFacts? {
+        guard let tls = try? (context.channel.parent ?? context.channel).pipeline.syncOperations
+            .handler(type: NIOSSLClientHandler.self),
+              let certificate = tls.peerCertificate else { return nil }
+        return PeerCertificateFacts(certificate)
+    }
+
+    /// Whether `error` says the server did not process this HTTP/2 stream: it refused it, the
+    /// stream was opened after the server's GOAWAY, or — once the server sent GOAWAY — it was
+    /// reset or could not be written (the connection had closed, `IOOnClosedConnection`) with a
+    /// stream ID above the GOAWAY's last, or before it had an ID.
+    private func isRefusal(_ error: any Error) -> Bool {
+        if error is NIOHTTP2Errors.CreatedStreamAfterGoaway { return true }
+        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return true }
+        guard error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.IOOnClosedConnection, let context else {
+            return false
+        }
+        guard let connection = context.channel.parent,
+              let watcher = try? connection.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self),
+              let last = watcher.goAwayLastStreamID else { return false }
+        guard let stream = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return true }
+        return stream > last
+    }
+
+    private static func isTLSFailure(_ error: any Error) -> Bool {
+        error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError
+    }
+
+    /// The host a request is for: its `Host` header without the port.
+    static func host(of head: HTTPRequestHead) -> String {
+        let value = head.headers.first(name: "host") ?? "the server"
+        if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
+            return String(value[value.index(after: value.startIndex)..<end])
+        }
+        if let colon = value.lastIndex(of: ":") { return String(value[..<colon]) }
+        return value
+    }
+
+    // MARK: Ending
+
+    private func act(_ action: ExchangeStateMachine.Action?) {
+        guard let action else { return }
+        switch action {
+        case .none:
+            return
+        case .stopBody:
+            // The server answered while the body was going out: no chunk follows (`chunkRead`
+            // checks), so the files are released now rather than when the response has ended.
+            running?.request.pump.close()
+        case .finish(var outcome, let fate):
+            guard let ended = running else { return }
+            running = nil
+            if case let .response(response) = outcome, let context,
+               (try? (context.channel.parent ?? context.channel).pipeline.syncOperations
+                   .handler(type: NIOSSLClientHandler.self)) != nil,
+               let problem = NginxClientCertificateAnswer.problem(in: response) {
+                let reason = UploadError.TransferReason.tlsRejected(host: Self.host(of: ended.request.head), problem: problem)
+                outcome = .failed(.transferFailed(reason: reason), beforeResponse: false)
+            }
+            ended.watchdog?.cancel()
+            ended.request.pump.close()
+            guard let pooledIdleTimeout else {
+                // An HTTP/2 stream carries one exchange: closing it resets it if still open.
+                context?.close(promise: nil)
+                ended.request.ended(outcome, .close, ended.refused)
+                return
+            }
+            var fate = fate
+            var idleLimit = pooledIdleTimeout
+            if fate == .reuse, case let .response(response) = outcome {
+                // Closed a second before the server's own `Keep-Alive: timeout`, never reused into it.
+                if let limit = KeepAliveHint.idleLimit(after: response, default: pooledIdleTimeout) {
+                    idleLimit = limit
+                } else {
+                    fate = .close
+                }
+            }
+            if fate == .close {
+                context?.close(promise: nil)
+            } else if let context {
+                let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+                idleClose = context.eventLoop.scheduleTask(in: idleLimit) {
+                    handler.value.context?.close(promise: nil)
+                }
+            }
+            // A reused connection's failure is re-sent only when the server certainly lacks the
+            // request: a server that read it whole and closed without a word may have stored it.
+            ended.request.ended(outcome, fate, ended.reused && ended.machine.requestCertainlyIncomplete)
+        }
+    }
+
+    private func watch(_ limit: TimeAmount, generation: Int) {
+        guard let context else { return }
+        let tick = min(limit, .seconds(1))
+        running?.watchdog = context.eventLoop.assumeIsolated().scheduleTask(in: tick) {
+            guard let running = self.running, running.generation == generation else { return }
+            // Again, for a receiver that holds reports back (`ProgressRelay` hops at most every
+            // 100 ms, so the last writes before a slow answer wait for this tick).
+            running.request.progress(running.machine.bytesSent)
+            if NIODeadline.now() - running.lastActivity >= limit {
+                self.act(self.running?.machine.failed(.idleTimedOut, connectionDropped: false))
+            } else {
+                self.watch(limit, generation: generation)
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        "sending the body failed: " + TransferErrorMapping.message(for: error)
+    }
+}

@@ -1,0 +1,79 @@
+import Multipart
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Uploading
+
+/// The real transport: HTTP/1.1 — or HTTP/2 over TLS when the server offers it (ALPN) — over
+/// SwiftNIO through Ferry's own connection pool, the multipart body streamed chunk by chunk
+/// under an exact `Content-Length`.
+///
+/// - Connections to one host are pooled and reused (`ConnectionPool`); every connection is
+///   accounted for from connect to close (`ConnectionPoolStateMachine`). Each job's
+///   `ConnectionOptions` decide trust, client certificate, proxy (`ConnectionSetup`: `CONNECT`
+///   for https) and whether 307/308 are followed (`RedirectPolicy`).
+/// - A response decides the attempt once it has ended, whatever the server does with the
+///   connection afterwards (`ExchangeStateMachine`); a server that answers early stops the body.
+/// - A reused connection found dead before any response byte is re-sent once on a new
+///   connection, without counting as an attempt (`TransferExchange`).
+/// - Progress counts bytes the socket took. Files are read on their own queue, one chunk ahead
+///   of the socket (`BodyPump`), so an event loop never waits for the disk.
+/// - There is no total deadline: the attempt fails when no byte moves in either direction for
+///   the request's idle timeout.
+///
+/// `shutdown()` **must** be called before the transport is released.
+public final class HTTPTransport: UploadTransport {
+    /// How the transport connects.
+    public struct Configuration: Sendable {
+        /// The size of the body chunks written to the connection.
+        public var chunkSize = RequestBody.defaultChunkSize
+        /// The most connections kept to one host; at least the queue's concurrency.
+        public var maximumConnectionsPerHost = 64
+        /// How long an unused connection stays open for the next request.
+        public var pooledIdleTimeout: Duration = .seconds(60)
+
+        /// Creates a configuration with the defaults.
+        public init() {}
+    }
+
+    private let pool: ConnectionPool
+    private let chunkSize: Int
+
+    /// Creates a transport with its own connection pool on NIO's shared event loops.
+    ///
+    /// - Parameter configuration: Limits and chunk size.
+    public init(configuration: Configuration = Configuration()) {
+        pool = ConnectionPool(
+            settings: .init(
+                maximumPerEndpoint: configuration.maximumConnectionsPerHost,
+                pooledIdleTimeout: .nanoseconds(Int64(configuration.pooledIdleTimeout.nanoseconds)),
+                tlsContexts: TLSContextCache(make: TLSContextFactory.context(for:))
+            ),
+            group: MultiThreadedEventLoopGroup.singleton
+        )
+        chunkSize = configuration.chunkSize
+    }
+
+    /// Closes every connection; requests in flight fail. Returns once all are closed.
+    public func shutdown() async throws {
+        await pool.shutdown()
+    }
+
+    /// How many connections are connecting, idle, leased and closing, and how many requests
+    /// wait for one: once the queue is idle, nothing is leased or waiting.
+    public var connectionCensus: ConnectionPoolCensus {
+        pool.census
+    }
+
+    public func start(
+        _ request: UploadRequest,
+        progress: @escaping @Sendable (Int64) -> Void,
+        bodyCompleting: @escaping @Sendable () -> Bool,
+        completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
+    ) -> any TransportTask {
+        let exchange = TransferExchange(pool: pool, request: request, chunkSize: chunkSize,
+                                        progress: progress, bodyCompleting: bodyCompleting, completion: completion)
+        exchange.start()
+        return exchange
+    }
+}
