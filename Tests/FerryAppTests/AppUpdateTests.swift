@@ -451,6 +451,8 @@ struct AppUpdateTests {
         app.send(.jobsRestored(jobs, paused: true, othersWaiting: 0))
         #expect(app.state.notice == "2 upload(s) from last time are held: p starts them; the queue is paused: p resumes it")
         app.state.focus = .queue
+        let rows = app.screen(width: 80, height: 20).lines().filter { $0.contains("y.bin") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.contains("held (p)") }, "\(rows)")
         #expect(app.type("r") == [.retry(1)], "r starts the held job under the cursor")
         #expect(app.state.queue.heldCount == 1)
         #expect(app.type("p") == [.setPaused(false), .rememberPause(false), .releaseHeld])

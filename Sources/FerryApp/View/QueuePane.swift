@@ -137,7 +137,7 @@ struct QueuePane: Widget {
         let isWide = width >= 13
         switch job.state {
         case .queued:
-            if job.isHeld { return isWide ? "held: p starts" : "held" }
+            if job.isHeld { return isWide ? "held (p)" : "held" }
             guard let retryAt = job.retryAt else { return state.queue.isPaused ? "paused" : "queued" }
             guard let now = state.now else { return "retry" }
             let seconds = Int(((retryAt - now) / .seconds(1)).rounded(.up))
