@@ -123,7 +123,7 @@ public enum KeyBindings {
                        state.queue.hasActiveJobs && shows(state, { $0.state == .queued || $0.state == .uploading })
                            ? nil : "nothing to cancel\(shownWord(state))"
                    }),
-        KeyBinding([char("p")], "p", "pause or resume", pane: .queue, action: .togglePause, helpBarPriority: .high,
+        KeyBinding([char("p")], "p", "pause, resume, start held", pane: .queue, action: .togglePause, helpBarPriority: .high,
                    liveDescription: { state in
                        if state.queue.isPaused { return "resume" }
                        return state.queue.heldCount > 0 ? "start held" : "pause"
