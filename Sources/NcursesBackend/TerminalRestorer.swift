@@ -133,18 +133,30 @@ enum TerminalRestorer {
     /// (the whole group: a wrapper script stops too, and its shell sees the job stopped);
     /// returns once it is continued. A group the kernel sees as orphaned (no shell to continue
     /// it) is not stopped, and this returns at once.
+    ///
+    /// The signal `kill` sends to the group is the process's, and the kernel hands it to one
+    /// thread — the main thread, as a rule, not this one — which acts on it only when it next
+    /// runs, with the disposition of *that* moment. On a busy machine this thread used to put
+    /// the handler back first: the handler then took the signal, nothing stopped and the screen
+    /// came straight back. So SIGTSTP is blocked here while it is sent and unblocked after:
+    /// unblocking makes the kernel look at the pending signal for this thread before it returns,
+    /// and it either takes it here (the process stops) or finds the stop another thread began
+    /// and stops too. Only then does the handler go back.
     static func stopProcessGroup() {
         var original = sigaction()
         var stop = sigaction()
         stop.__sigaction_handler.sa_handler = SIG_DFL
         sigemptyset(&stop.sa_mask)
         sigaction(SIGTSTP, &stop, &original)
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGTSTP)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        var signal = sigset_t()
+        sigemptyset(&signal)
+        sigaddset(&signal, SIGTSTP)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &signal, &mask)
         kill(0, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &signal, nil)
         sigaction(SIGTSTP, &original, nil)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
     }
 
     /// The job-control handler: note a SIGTSTP, let ncurses note a resize, wake the loop.

@@ -215,7 +215,7 @@ struct InterfaceEndToEndTests {
         #expect(receiver.uploadCount == 2, "the two in flight finished; the third waits for the next start")
         try tmux.run("'\(binary)' '\(sources.root.path)'")
         try tmux.send("3", literally: true)
-        try await tmux.waitFor("the waiting job, paused") { $0.contains("p starts them") || $0.contains("paused") }
+        try await tmux.waitFor("the waiting job, held") { $0.contains("held (p)") }
         try tmux.send("p", literally: true)
         try await tmux.waitFor("the third upload", timeout: 30) { _ in receiver.uploadCount == 3 }
         try tmux.send("C-c")

@@ -281,7 +281,7 @@ struct AppUpdateTests {
         #expect(more.contains(.setConcurrency(5)))
         #expect(app.type("-").contains(.setConcurrency(4)))
         #expect(app.type("r").isEmpty)
-        #expect(app.state.notice == "only failed or cancelled jobs can be retried")
+        #expect(app.state.notice == "only failed, cancelled or held jobs can be retried")
         #expect(app.type("d") == [.remove(first)])
         #expect(app.state.queue.order.count == 1)
     }
@@ -389,7 +389,7 @@ struct AppUpdateTests {
         app.type("?")
         #expect(app.state.showsHelp)
         app.type("G")
-        #expect(app.screen().lines().joined().contains("retry failed"))
+        #expect(app.screen().lines().joined().contains("next failure"))
         app.press(.escape)
         #expect(!app.state.showsHelp)
     }
@@ -410,9 +410,9 @@ struct AppUpdateTests {
         #expect(app.state.queue.order == [7])
     }
 
-    static func restoredJob(_ id: Int64, _ state: UploadJobState, name: String = "y.bin") -> UploadJob {
+    static func restoredJob(_ id: Int64, _ state: UploadJobState, name: String = "y.bin", held: Bool = false) -> UploadJob {
         UploadJob(id: UploadJobID(id), spec: UploadJobSpec(url: "http://h/u", files: [QueuedFile(path: "/x/\(name)", size: 5, modificationTimeNanoseconds: 0)]),
-                  state: state, attempts: state == .queued ? 0 : 1)
+                  state: state, attempts: state == .queued ? 0 : 1, isHeld: held)
     }
 
     /// A job stopped after its whole body went out, as `stop()` leaves it.
@@ -423,19 +423,39 @@ struct AppUpdateTests {
                   attemptHistory: [UploadAttempt(number: 1, outcome: .interrupted, bytesSent: 300, totalBytes: 300)])
     }
 
-    @Test("restored unfinished jobs wait, paused, for p; ferry send's jobs are only mentioned; earlier failures are offered for review or clearing")
+    @Test("restored unfinished jobs are held for p while new uploads start; ferry send's jobs are only mentioned; earlier failures are offered for review or clearing")
     func restoredQueueWaitsForTheUser() {
         var app = AppHarness(directories: Self.tree)
-        let jobs = [Self.restoredJob(1, .queued), Self.restoredJob(2, .failed), Self.restoredJob(3, .queued)]
+        let jobs = [Self.restoredJob(1, .queued, held: true), Self.restoredJob(2, .failed), Self.restoredJob(3, .queued, held: true)]
         jobs.forEach { app.engine.adopt($0) }
-        app.send(.jobsRestored(jobs, paused: true, othersWaiting: 4))
-        #expect(app.state.queue.isPaused)
-        #expect(app.state.notice?.contains("2 upload(s) from last time wait: p starts them") == true, "\(app.state.notice ?? "")")
+        app.send(.jobsRestored(jobs, paused: false, othersWaiting: 4))
+        #expect(!app.state.queue.isPaused)
+        #expect(app.state.queue.heldCount == 2)
+        #expect(app.state.notice?.contains("2 upload(s) from last time are held: p starts them") == true, "\(app.state.notice ?? "")")
         #expect(app.state.notice?.contains("4 job(s) of ferry send wait for ferry send --resume") == true)
         #expect(app.state.confirmation == .earlierFailures([2]))
         #expect(app.type("c") == [.remove(2)])
         #expect(app.state.queue.order == [1, 3])
-        #expect(app.type("p") == [.setPaused(false), .rememberPause(false)])
+        #expect(KeyBindings.binding(for: .key(.character("p")), in: .queue)?.liveDescription?(app.state) == "start held")
+        #expect(app.type("p") == [.releaseHeld], "p starts the held jobs; it does not pause")
+        #expect(app.state.queue.heldCount == 0)
+        #expect(app.state.queue.rows.values.allSatisfy { !$0.isHeld })
+        #expect(app.type("p") == [.setPaused(true), .rememberPause(true)], "with nothing held, p pauses")
+    }
+
+    @Test("a queue paused last time with held jobs: one p resumes it and starts them; r on a held job starts that one")
+    func pausedWithHeldJobs() {
+        var app = AppHarness(directories: Self.tree)
+        let jobs = [Self.restoredJob(1, .queued, held: true), Self.restoredJob(2, .queued, held: true)]
+        jobs.forEach { app.engine.adopt($0) }
+        app.send(.jobsRestored(jobs, paused: true, othersWaiting: 0))
+        #expect(app.state.notice == "2 upload(s) from last time are held: p starts them; the queue is paused: p resumes it")
+        app.state.focus = .queue
+        let rows = app.screen(width: 80, height: 20).lines().filter { $0.contains("y.bin") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.contains("held (p)") }, "\(rows)")
+        #expect(app.type("r") == [.retry(1)], "r starts the held job under the cursor")
+        #expect(app.state.queue.heldCount == 1)
+        #expect(app.type("p") == [.setPaused(false), .rememberPause(false), .releaseHeld])
     }
 
     @Test("earlier failures kept for review stay in the queue; a queue paused last time stays paused with nothing waiting")

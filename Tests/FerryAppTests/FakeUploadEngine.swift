@@ -43,6 +43,12 @@ struct FakeUploadEngine {
             case .remove(let id):
                 jobs[id] = nil
                 messages.append(.uploadEventReceived(.removed(id)))
+            case .releaseHeld:
+                for held in jobs.values.sorted(by: { $0.id < $1.id }) where held.isHeld {
+                    let job = Self.job(held, in: .queued)
+                    jobs[job.id] = job
+                    messages.append(.uploadEventReceived(.queued(job)))
+                }
             case .setPaused(let paused):
                 guard paused != isPaused else { break }
                 isPaused = paused

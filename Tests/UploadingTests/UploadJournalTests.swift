@@ -136,6 +136,25 @@ struct UploadJournalTests {
         #expect(try journal.allJobs().count == 3)
     }
 
+    @Test("the interface keeps its cancelled jobs at a restore; ferry send's restore deletes only its own")
+    func cancelledJobsAreKeptPerClient() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let interface = try UploadJournal(path: path, client: .interface)
+        var mine = try interface.insert([Self.spec("ui-cancelled"), Self.spec("ui-done")])
+        mine[0].state = .cancelled
+        mine[1].state = .succeeded
+        try interface.apply(mine.map { .update($0, includingSpec: false) })
+        let send = try UploadJournal(path: path, client: .send)
+        var theirs = try send.insert([Self.spec("cli-cancelled")])
+        theirs[0].state = .cancelled
+        try send.apply(theirs.map { .update($0, includingSpec: false) })
+        #expect(try interface.loadRestorableJobs(includingCancelled: true).map(\.id) == [mine[0].id])
+        #expect(try interface.deleteFinishedJobs(keepingCancelled: true) == 1, "the succeeded row only")
+        #expect(try send.deleteFinishedJobs() == 1, "ferry send's own cancelled row")
+        #expect(try interface.allJobs().map(\.id) == [mine[0].id], "the interface's cancelled row stays for it to show")
+    }
+
     @Test("a second connection sees everything an un-closed writer committed (a killed process)")
     func reopenAfterUnclosedWriter() throws {
         let directory = TemporaryDirectory()

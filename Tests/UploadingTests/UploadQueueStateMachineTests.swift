@@ -9,6 +9,9 @@ struct UploadQueueStateMachineTests {
     enum Step: Sendable {
         case enqueue([Int64])
         case restore([UploadJob], changed: [Int64: String] = [:])
+        /// Restored as the interface restores: unfinished jobs held.
+        case restoreHolding([UploadJob])
+        case releaseHeld
         case began(Int64, attempt: Int = 1, total: Int64 = 1000, at: Int64 = 0)
         case progress(Int64, attempt: Int = 1, bytes: Int64, at: Int64)
         /// The transport was let write the body's last byte.
@@ -230,6 +233,28 @@ struct UploadQueueStateMachineTests {
               "persist 1 uploading", "start 1#1"]),
             (.enqueue([1, 5]), ["queued 5"]),
         ]),
+        Scenario(name: "held restored jobs wait for their release while new jobs start; released, they queue behind", limit: 1, steps: [
+            (.restoreHolding([Fixtures.job(1, state: .queued), Fixtures.job(2, state: .uploading), Fixtures.job(3, state: .cancelled)]),
+             ["queued 1 held", "persist 2 queued", "queued 2 held"]),
+            (.enqueue([4, 5]), ["queued 4", "queued 5", "persist 4 uploading", "start 4#1"]),
+            (.releaseHeld, ["queued 1", "queued 2"]),
+            (.releaseHeld, []),
+            (.respond(4, status: 200), ["persist 4 succeeded", "succeeded 4", "persist 5 uploading", "start 5#1"]),
+            (.respond(5, status: 200), ["persist 5 succeeded", "succeeded 5", "persist 1 uploading", "start 1#1"]),
+        ]),
+        Scenario(name: "a held job retried starts alone; one cancelled stays cancelled; a pause holds released jobs", limit: 2, steps: [
+            (.restoreHolding([Fixtures.job(1, state: .queued), Fixtures.job(2, state: .queued), Fixtures.job(3, state: .queued)]),
+             ["queued 1 held", "queued 2 held", "queued 3 held"]),
+            (.retry(2), ["persist 2 queued", "queued 2", "persist 2 uploading", "start 2#1"]),
+            (.cancel(1), ["persist 1 cancelled", "cancelled 1"]),
+            (.pause, ["paused"]),
+            (.releaseHeld, ["queued 3"]),
+            (.resume, ["resumed", "persist 3 uploading", "start 3#1"]),
+        ]),
+        Scenario(name: "stopping leaves held jobs held (the journal has them queued for the next run)", steps: [
+            (.restoreHolding([Fixtures.job(1, state: .queued)]), ["queued 1 held"]),
+            (.stop, ["paused"]),
+        ]),
         Scenario(name: "restoring nothing to do still reports idle", steps: [
             (.restore([Fixtures.job(2, state: .failed)]), ["failed 2 recorded", "idle ok=0 failed=1 cancelled=0"]),
         ]),
@@ -252,6 +277,8 @@ struct UploadQueueStateMachineTests {
         case let .enqueue(ids): return machine.enqueue(ids.map { Fixtures.job($0) })
         case let .restore(jobs, changed):
             return machine.restore(jobs, changedFiles: Dictionary(uniqueKeysWithValues: changed.map { (UploadJobID($0.key), $0.value) }))
+        case let .restoreHolding(jobs): return machine.restore(jobs, holding: true)
+        case .releaseHeld: return machine.releaseHeld()
         case let .began(id, attempt, total, at):
             return machine.transferBegan(UploadJobID(id), attempt: attempt, totalBytes: total, now: Fixtures.at(at), date: Fixtures.date(at))
         case let .progress(id, attempt, bytes, at):

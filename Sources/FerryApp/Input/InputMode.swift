@@ -9,7 +9,7 @@ public enum InputMode: Hashable, Sendable {
     case quitWait
     /// The `?` help screen is open.
     case help
-    /// The Files pane's filter is being typed.
+    /// The focused pane's filter (Files or Queue) is being typed.
     case filterEditor
     /// A form row is being edited.
     case formEditor

@@ -62,7 +62,7 @@ public enum KeyAction: Hashable, Sendable {
     case clearSucceeded
     /// Remove every failed job.
     case removeFailed
-    /// Clear the filter of the Files pane.
+    /// Clear the filter of the focused pane (Files or Queue).
     case clearFilter
     /// What a key does in a dialog, a text field or another mode (``ModalKeys``).
     case modal(ModalAction)

@@ -66,7 +66,9 @@ public struct KeyBinding: Sendable {
     /// - Parameter state: The state.
     /// - Returns: The item.
     public func helpBarItem(in state: AppState) -> HelpBar.Item {
-        let current = liveDescription?(state)
+        // A live description that says what the binding always says keeps the short words.
+        let live = liveDescription?(state)
+        let current = live == description ? nil : live
         return HelpBar.Item(key: label, description: current ?? description, shortDescription: current == nil ? shortDescription : nil,
                             isEnabled: whyDisabled(state) == nil, priority: helpBarPriority)
     }

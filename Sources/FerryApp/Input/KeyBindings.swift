@@ -102,37 +102,70 @@ public enum KeyBindings {
         KeyBinding([char("r")], "r", "retry", pane: .queue, action: .retry,
                    helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
-                       return job.state == .failed || job.state == .cancelled
-                           ? nil : "only failed or cancelled jobs can be retried"
+                       return job.state == .failed || job.state == .cancelled || job.isHeld
+                           ? nil : "only failed, cancelled or held jobs can be retried"
                    }),
         KeyBinding([char("R")], "R", "retry failed and cancelled", short: "retry all", pane: .queue,
-                   action: .retryFailedAndCancelled,
-                   whyDisabled: { $0.queue.summary.failed + $0.queue.summary.cancelled == 0 ? "no failed or cancelled jobs" : nil }),
+                   action: .retryFailedAndCancelled, liveDescription: { "retry failed and cancelled\(shownWord($0))" },
+                   whyDisabled: { state in
+                       state.queue.summary.failed + state.queue.summary.cancelled == 0
+                           || !shows(state, { $0.state == .failed || $0.state == .cancelled })
+                           ? "no failed or cancelled jobs\(shownWord(state))" : nil
+                   }),
         KeyBinding([char("c")], "c", "cancel", pane: .queue, action: .cancel,
                    helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state.isFinished ? "the job has finished" : nil
                    }),
         KeyBinding([char("C")], "C", "cancel all", pane: .queue, action: .cancelAll,
-                   whyDisabled: { $0.queue.hasActiveJobs ? nil : "nothing to cancel" }),
-        KeyBinding([char("p")], "p", "pause or resume", pane: .queue, action: .togglePause, helpBarPriority: .high,
-                   liveDescription: { $0.queue.isPaused ? "resume" : "pause" }),
+                   liveDescription: { "cancel all\(shownWord($0))" },
+                   whyDisabled: { state in
+                       state.queue.hasActiveJobs && shows(state, { $0.state == .queued || $0.state == .uploading })
+                           ? nil : "nothing to cancel\(shownWord(state))"
+                   }),
+        KeyBinding([char("p")], "p", "pause, resume, start held", pane: .queue, action: .togglePause, helpBarPriority: .high,
+                   liveDescription: { state in
+                       if state.queue.isPaused { return "resume" }
+                       return state.queue.heldCount > 0 ? "start held" : "pause"
+                   }),
         KeyBinding([char("d")], "d", "remove", pane: .queue, action: .remove,
                    helpBarPriority: .high, whyDisabled: { state in
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.state == .uploading ? "cancel the upload first" : nil
                    }),
         KeyBinding([char("x")], "x", "clear done", short: "clear", pane: .queue, action: .clearSucceeded,
-                   helpBarPriority: .high),
+                   helpBarPriority: .high, liveDescription: { "clear done\(shownWord($0))" }),
         KeyBinding([char("f")], "f", "next failure", pane: .queue, action: .nextFailure, showsInHelpBar: false,
-                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
+                   whyDisabled: { state in
+                       state.queue.summary.failed == 0 || !shows(state, { $0.state == .failed })
+                           ? "no failed jobs\(shownWord(state))" : nil
+                   }),
         KeyBinding([char("D")], "D", "remove failed jobs", pane: .queue, action: .removeFailed, showsInHelpBar: false,
-                   whyDisabled: { $0.queue.summary.failed == 0 ? "no failed jobs" : nil }),
+                   liveDescription: { "remove failed jobs\(shownWord($0))" },
+                   whyDisabled: { state in
+                       state.queue.summary.failed == 0 || !shows(state, { $0.state == .failed })
+                           ? "no failed jobs\(shownWord(state))" : nil
+                   }),
+        KeyBinding([char("/")], "/", "filter (name, is:failed)", short: "filter", pane: .queue, action: .filter),
+        KeyBinding([key(.escape)], "Esc", "clear filter", pane: .queue, action: .clearFilter, showsInHelpBar: false,
+                   whyDisabled: { $0.queue.isFiltered ? nil : "no filter" }),
         KeyBinding([char("+"), char("=")], "+/-", "more/fewer at once", short: "at once", pane: .queue,
-                   action: .moreConcurrency),
+                   action: .moreConcurrency, helpBarPriority: .low),
         KeyBinding([char("-")], "-", "fewer at once", pane: .queue, action: .lessConcurrency, showsInHelpBar: false,
                    isListedInHelpScreen: false),
     ]
+
+    /// Whether the Queue shows a job that passes `test` (any job passes when no filter hides
+    /// jobs: the counts already said there is one).
+    private static func shows(_ state: AppState, _ test: (QueueRow) -> Bool) -> Bool {
+        guard state.queue.isFiltered else { return true }
+        return state.queue.shown.contains { state.queue.rows[$0].map(test) ?? false }
+    }
+
+    /// " shown" while a filter hides jobs: the keys that act on many jobs act on those shown.
+    private static func shownWord(_ state: AppState) -> String {
+        state.queue.isFiltered ? " shown" : ""
+    }
 
     private static let global: [KeyBinding] = [
         KeyBinding([char("u")], "u", "upload", pane: nil, action: .queueSelection,

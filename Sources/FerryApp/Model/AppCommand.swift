@@ -26,6 +26,8 @@ public enum AppCommand: Hashable, Sendable {
     case cancelAll
     /// Pause or resume the engine (the user's pause, or the hold while quitting).
     case setPaused(Bool)
+    /// Start the jobs an earlier run left, held since the start (``UploadJob/isHeld``).
+    case releaseHeld
     /// Remember whether the user paused the queue, for the next start.
     case rememberPause(Bool)
     /// Change how many uploads run at once.

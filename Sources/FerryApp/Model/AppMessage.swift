@@ -27,13 +27,11 @@ public enum AppMessage: Hashable, Sendable {
     case jobDetailsLoaded(UploadJob)
     /// A job's details could not be read (after ``AppCommand/loadJobDetails(_:)``): why, in words.
     case jobDetailsUnavailable(UploadJobID, reason: String)
-    /// The journal's unfinished and failed jobs were restored into the engine, which is paused
-    /// when `paused` (the user paused it last time, or unfinished jobs came back: they wait for
-    /// the user); `othersWaiting` jobs of `ferry send` wait for its `--resume`.
+    /// The journal's unfinished, failed and cancelled jobs were restored into the engine:
+    /// unfinished ones held (``UploadJob/isHeld``) until the user starts them, while new uploads
+    /// start; the engine is paused when `paused` (the user paused it last time); `othersWaiting`
+    /// jobs of `ferry send` wait for its `--resume`.
     case jobsRestored([UploadJob], paused: Bool, othersWaiting: Int)
-    /// The restore deleted this many cancelled jobs of an earlier run (cancelled jobs are not
-    /// kept from one run to the next): the status line says so.
-    case cancelledJobsCleared(Int)
     /// The form saved by an earlier run was read from the journal.
     case formRestored(FormSettings)
     /// A command could not be carried out.

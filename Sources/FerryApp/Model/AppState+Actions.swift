@@ -34,9 +34,7 @@ extension AppState {
         case .parent: return openParent()
         case .home: return [.loadDirectory(homeDirectory, focusName: nil)]
         case .refresh: return reloadDirectory()
-        case .filter:
-            browser.filterEditor = LineEditor(text: browser.filter)
-            browser.filterEditor?.moveToEnd()
+        case .filter: openFilterEditor()
         case .toggleHidden: browser.toggleHidden()
         case .cycleSort: browser.cycleSort()
         case .toggleSelection: return toggleSelection()
@@ -54,35 +52,54 @@ extension AppState {
         case .retry: return retryCurrent()
         case .retryFailedAndCancelled: return retryFailedAndCancelled()
         case .cancel: return queue.current.map { [.cancel($0.id)] } ?? []
-        case .cancelAll: return [.cancelAll]
+        case .cancelAll:
+            guard queue.isFiltered else { return [.cancelAll] }
+            return queue.shownIDs { $0.state == .queued || $0.state == .uploading }.map { .cancel($0) }
         case .togglePause:
-            // The queue's pause changes when the engine says so (`pausedChanged`).
-            let paused = !queue.isPaused
-            return [.setPaused(paused), .rememberPause(paused)]
+            // The queue's pause changes when the engine says so (`pausedChanged`); `p` also
+            // starts the jobs held since the start, and pauses only when nothing is held.
+            if queue.isPaused { return [.setPaused(false), .rememberPause(false)] + (queue.heldCount > 0 ? [.releaseHeld] : []) }
+            if queue.heldCount > 0 { return [.releaseHeld] }
+            return [.setPaused(true), .rememberPause(true)]
         case .remove:
             guard let id = queue.current?.id else { return [] }
             queue.removeAhead([id])
             return [.remove(id)]
         case .clearSucceeded:
-            queue.removeAhead(queue.order.filter { queue.rows[$0]?.state == .succeeded })
-            return [.clearSucceeded]
+            let done = queue.shownIDs { $0.state == .succeeded }
+            queue.removeAhead(done)
+            return queue.isFiltered ? done.map { .remove($0) } : [.clearSucceeded]
         case .removeFailed:
-            let failed = queue.order.filter { queue.rows[$0]?.state == .failed }
+            let failed = queue.shownIDs { $0.state == .failed }
             queue.removeAhead(failed)
-            notice = "removed \(failed.count) failed upload(s)"
+            notice = "removed \(failed.count) failed upload(s)" + (queue.isFiltered ? " the filter showed" : "")
             return failed.map { .remove($0) }
         case .nextFailure:
-            let count = queue.order.count
+            let shown = queue.shown
             let start = queue.scroll.cursor
-            if let step = (1...max(1, count)).first(where: { queue.rows[queue.order[(start + $0) % count]]?.state == .failed }) {
-                queue.scroll.select((start + step) % count)
+            if let step = (1...max(1, shown.count)).first(where: { queue.rows[shown[(start + $0) % shown.count]]?.state == .failed }) {
+                queue.scroll.select((start + step) % shown.count)
             }
-        case .clearFilter: browser.setFilter("")
+        case .clearFilter:
+            if focus == .queue { queue.setFilter("") } else { browser.setFilter("") }
         case .modal(let modal): return performModal(modal)
         case .moreConcurrency: return changeConcurrency(by: 1)
         case .lessConcurrency: return changeConcurrency(by: -1)
         }
         return []
+    }
+
+    /// Opens the focused pane's filter editor on its filter (the Queue's closes the details).
+    private mutating func openFilterEditor() {
+        var editor: LineEditor
+        if focus == .queue {
+            queue.closeDetails()
+            editor = LineEditor(text: queue.filter.text)
+        } else {
+            editor = LineEditor(text: browser.filter)
+        }
+        editor.moveToEnd()
+        if focus == .queue { queue.filterEditor = editor } else { browser.filterEditor = editor }
     }
 
     private mutating func queueSelection() -> [AppCommand] {
@@ -91,8 +108,8 @@ extension AppState {
         let again = queuedBefore(files.map(\.path))
         var notes: [String] = []
         if again > 0 { notes.append("\(again) of these file(s) were already queued or sent to this URL: they go again") }
-        // New uploads wait while the queue is paused (by the user, or since uploads of last time
-        // came back): say so rather than leave them sitting.
+        // New uploads wait while the user has the queue paused: say so rather than leave them
+        // sitting. (Jobs held since the start do not hold them up.)
         if queue.isPaused { notes.append("the queue is paused: p starts it") }
         if !notes.isEmpty { notice = notes.joined(separator: "; ") }
         browser.clearSelection()
@@ -284,14 +301,15 @@ extension AppState {
         return retrying([job.id], asQueued: [.retry(job.id)])
     }
 
+    /// Retries the failed and cancelled jobs (those the filter shows, when one is set) but
+    /// those that may have arrived.
     private mutating func retryFailedAndCancelled() -> [AppCommand] {
-        let skipped = queue.rows.values.filter(\.job.mayHaveArrived).count
+        let skipped = queue.shownIDs { $0.job.mayHaveArrived }.count
         if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
-        let ids = queue.order.filter { id in
-            guard let job = queue.rows[id]?.job else { return false }
-            return (job.state == .failed || job.state == .cancelled) && !job.mayHaveArrived
+        let ids = queue.shownIDs { row in
+            (row.state == .failed || row.state == .cancelled) && !row.job.mayHaveArrived
         }
-        return retrying(ids, asQueued: [.retryFailedAndCancelled])
+        return retrying(ids, asQueued: queue.isFiltered ? ids.map { .retry($0) } : [.retryFailedAndCancelled])
     }
 
     /// Retries jobs: as they were queued (`asQueued`) when the form's request is the same, or

@@ -9,6 +9,7 @@ extension AppState {
         if quitsWhenInFlightFinish { return .quitWait }
         if showsHelp { return .help }
         if focus == .files, browser.filterEditor != nil { return .filterEditor }
+        if focus == .queue, queue.filterEditor != nil { return .filterEditor }
         if focus == .form, form.editing != nil { return .formEditor }
         if focus == .form, form.methodChoice != nil { return .methodChoice }
         if focus == .queue, queue.detailsJobID != nil { return .details }
@@ -73,10 +74,15 @@ extension AppState {
         case .scrollHelp(let movement):
             scrollHelp(movement)
         case .keepFilter:
-            browser.filterEditor = nil
+            if focus == .queue { queue.filterEditor = nil } else { browser.filterEditor = nil }
         case .clearFilter:
-            browser.filterEditor = nil
-            browser.setFilter("")
+            if focus == .queue {
+                queue.filterEditor = nil
+                queue.setFilter("")
+            } else {
+                browser.filterEditor = nil
+                browser.setFilter("")
+            }
         case .editText:
             break
         case .saveEdit:

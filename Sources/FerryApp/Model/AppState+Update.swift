@@ -49,10 +49,6 @@ extension AppState {
             return []
         case let .jobsRestored(jobs, paused, othersWaiting):
             return restored(jobs, paused: paused, othersWaiting: othersWaiting)
-        case .cancelledJobsCleared(let count):
-            let cleared = "\(count) cancelled upload(s) of last time were cleared"
-            notice = notice.map { $0 + "; " + cleared } ?? cleared
-            return []
         case .formRestored(let settings):
             form = FormState(settings: settings)
             applyLayout()
@@ -65,15 +61,18 @@ extension AppState {
         }
     }
 
-    /// The queue of an earlier session is back: unfinished jobs wait (paused) for `p`; failed
-    /// ones are offered for review or clearing.
+    /// The queue of an earlier session is back: unfinished jobs are held for `p` (new uploads
+    /// start meanwhile); cancelled ones are back to retry or remove; failed ones are offered for
+    /// review or clearing.
     private mutating func restored(_ jobs: [UploadJob], paused: Bool, othersWaiting: Int) -> [AppCommand] {
         for job in jobs { queue.upsert(job) }
         queue.isPaused = paused
-        let waiting = jobs.filter { $0.state == .queued }.count
+        let held = jobs.filter(\.isHeld).count
+        let cancelled = jobs.filter { $0.state == .cancelled }.count
         var parts: [String] = []
-        if waiting > 0 { parts.append("\(waiting) upload(s) from last time wait: p starts them") }
-        if paused, waiting == 0 { parts.append("the queue is paused: p resumes it") }
+        if held > 0 { parts.append("\(held) upload(s) from last time are held: p starts them") }
+        if paused { parts.append("the queue is paused: p resumes it") }
+        if cancelled > 0 { parts.append("\(cancelled) cancelled upload(s) from last time: r retries, d removes") }
         if othersWaiting > 0 { parts.append("\(othersWaiting) job(s) of ferry send wait for ferry send --resume") }
         if !parts.isEmpty { notice = parts.joined(separator: "; ") }
         let failed = jobs.filter { $0.state == .failed }.map(\.id)
@@ -136,7 +135,7 @@ extension AppState {
         let binding = KeyBindings.binding(for: event, in: focus)
         if binding?.action == .queueSelection { return true }
         switch inputMode {
-        case .filterEditor: return true
+        case .filterEditor: return focus == .files
         case .pane(.files): return binding == nil || binding?.pane == .files
         default: return false
         }
@@ -172,6 +171,7 @@ extension AppState {
     /// Whether the text field being edited uses an Alt key (a word move or delete).
     private func editorTakes(_ event: KeyEvent) -> Bool {
         if focus == .files, var editor = browser.filterEditor { return editor.handle(event) }
+        if focus == .queue, var editor = queue.filterEditor { return editor.handle(event) }
         if focus == .form, var editing = form.editing { return editing.editor.handle(event) }
         return false
     }
@@ -203,6 +203,10 @@ extension AppState {
             guard editor.handle(event) else { return [] }
             browser.filterEditor = editor
             browser.setFilter(editor.text)
+        } else if focus == .queue, var editor = queue.filterEditor {
+            guard editor.handle(event) else { return [] }
+            queue.filterEditor = editor
+            queue.setFilter(editor.text)
         } else if focus == .form, var editing = form.editing, editing.editor.handle(event) {
             form.editing = editing
         }

@@ -45,6 +45,12 @@ public struct QueueRow: Hashable, Sendable, Identifiable {
         }
     }
 
+    /// Whether the job is held until the user starts it (``UploadJob/isHeld``).
+    public var isHeld: Bool {
+        if case .job(let job) = whole { return job.isHeld }
+        return false
+    }
+
     /// Whether ``job`` lacks what the details view shows (the job succeeded), so the details
     /// must be asked for.
     public var lacksDetails: Bool {

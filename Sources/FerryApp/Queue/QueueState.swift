@@ -2,13 +2,20 @@ import TerminalUI
 import Uploading
 
 /// The queue pane's state: the jobs in the order they were queued, as the upload events
-/// describe them, the cursor, and the job whose details are open.
+/// describe them, the filter and the jobs it shows, the cursor, and the job whose details are
+/// open.
 public struct QueueState: Hashable, Sendable {
     /// The jobs' rows by ID (a compact table of small rows: the queue may hold 100,000 of them).
     public private(set) var rows = JobTable<QueueRow>()
     /// The job IDs in queue order.
     public private(set) var order: [UploadJobID] = []
-    /// The cursor over ``order``.
+    /// The pane's filter (``QueueFilter``); empty shows every job.
+    public private(set) var filter = QueueFilter()
+    /// The filter being typed, while `/` is active.
+    public var filterEditor: LineEditor?
+    /// The IDs of the jobs the filter shows, in queue order; nil without a filter.
+    private var filtered: [UploadJobID]?
+    /// The cursor over ``shown``.
     public var scroll = ListScroll()
     /// The job whose details view is open, whole, as its row, the engine's answer to
     /// ``AppCommand/loadJobDetails(_:)`` or its latest event describes it.
@@ -37,9 +44,36 @@ public struct QueueState: Hashable, Sendable {
     /// Creates an empty queue.
     public init() {}
 
+    /// The IDs of the jobs shown, in queue order: those the filter lets through (all of
+    /// ``order`` without one). The cursor, `f`, and the keys that act on many jobs act on these.
+    public var shown: [UploadJobID] { filtered ?? order }
+
+    /// Whether a filter hides jobs that do not match it.
+    public var isFiltered: Bool { filtered != nil }
+
     /// The job under the cursor, if any, as its row knows it.
     public var current: UploadJob? {
-        scroll.selection.flatMap { rows[order[$0]]?.job }
+        scroll.selection.flatMap { rows[shown[$0]]?.job }
+    }
+
+    /// The rows shown, as the filter lets them through.
+    ///
+    /// - Parameter isIncluded: Which rows to take.
+    /// - Returns: Their IDs, in queue order.
+    public func shownIDs(where isIncluded: (QueueRow) -> Bool) -> [UploadJobID] {
+        shown.filter { rows[$0].map(isIncluded) ?? false }
+    }
+
+    /// Sets the filter (from the filter editor), keeping the cursor on its job when the filter
+    /// still shows it.
+    ///
+    /// - Parameter text: The filter text (``QueueFilter``).
+    public mutating func setFilter(_ text: String) {
+        let kept = current?.id
+        filter = QueueFilter(text)
+        filtered = filter.isEmpty ? nil : order.filter { rows[$0].map(filter.matches) ?? false }
+        scroll.setCount(shown.count)
+        scroll.select(kept.flatMap { Self.index(of: $0, in: shown) } ?? 0)
     }
 
     /// The ID of the job whose details view is open, if any.
@@ -47,6 +81,8 @@ public struct QueueState: Hashable, Sendable {
 
     /// Counts of jobs by state, and bytes; kept up to date as jobs change.
     public private(set) var summary = UploadSummary()
+    /// How many queued jobs are held until the user starts them (``UploadJob/isHeld``).
+    public private(set) var heldCount = 0
 
     /// Whether any job is queued or uploading.
     public var hasActiveJobs: Bool { summary.queued + summary.uploading > 0 }
@@ -59,14 +95,19 @@ public struct QueueState: Hashable, Sendable {
     public mutating func upsert(_ job: UploadJob, at now: SchedulerInstant? = nil) {
         guard !removing.contains(job.id) else { return }
         progressWatch.record(job, at: now)
+        let row = QueueRow(job)
         if let old = rows[job.id] {
             summary.account(old.job, sign: -1)
+            if old.isHeld { heldCount -= 1 }
+            if filter.namesStates, filter.matches(old) != filter.matches(row) { refilter(job.id, shows: filter.matches(row)) }
         } else {
             order.append(job.id)
-            scroll.setCount(order.count)
+            if filtered != nil, filter.matches(row) { filtered?.append(job.id) }
+            scroll.setCount(shown.count)
         }
-        rows[job.id] = QueueRow(job)
+        rows[job.id] = row
         summary.account(job, sign: 1)
+        if job.isHeld { heldCount += 1 }
         if job.id == detailsJob?.id {
             detailsJob = job
             isLoadingDetails = false
@@ -160,11 +201,52 @@ public struct QueueState: Hashable, Sendable {
             progressWatch.forget(id)
             retriedWithForm[id] = nil
             summary.account(old.job, sign: -1)
+            if old.isHeld { heldCount -= 1 }
             removed.insert(id)
         }
         guard !removed.isEmpty else { return }
         order.removeAll { removed.contains($0) }
-        scroll.setCount(order.count)
+        filtered?.removeAll { removed.contains($0) }
+        scroll.setCount(shown.count)
         if let open = detailsJobID, removed.contains(open) { closeDetails() }
+    }
+
+    /// Lets a job whose state changed into the filtered list, or out of it, keeping the cursor
+    /// on the job it was on (on the next one when that job left).
+    private mutating func refilter(_ id: UploadJobID, shows: Bool) {
+        guard var list = filtered else { return }
+        filtered = nil
+        let cursor = scroll.cursor
+        if shows {
+            let index = Self.insertionIndex(of: id, in: list)
+            list.insert(id, at: index)
+            scroll.setCount(list.count)
+            if index <= cursor, list.count > 1 { scroll.select(cursor + 1) }
+        } else if let index = Self.index(of: id, in: list) {
+            list.remove(at: index)
+            scroll.setCount(list.count)
+            if index < cursor { scroll.select(cursor - 1) }
+        }
+        filtered = list
+    }
+
+    /// Where a job's ID goes in a list in queue order. Jobs are queued in ID order (the
+    /// journal's IDs only grow), so the list is sorted by ID and searched by halves.
+    private static func insertionIndex(of id: UploadJobID, in list: [UploadJobID]) -> Int {
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// A job's index in a list in queue order (searched by halves, then one by one should the
+    /// list not be in ID order).
+    private static func index(of id: UploadJobID, in list: [UploadJobID]) -> Int? {
+        let index = insertionIndex(of: id, in: list)
+        if index < list.count, list[index] == id { return index }
+        return list.firstIndex(of: id)
     }
 }

@@ -16,18 +16,26 @@ struct QueuePane: Widget {
                 .render(in: area, buffer: &buffer)
             return
         }
-        let (header, list) = area.splitTop(1)
+        let (header, rest) = area.splitTop(1)
+        var list = rest
         let columns = Columns(width: area.width)
         renderRow(columns.titles, in: header, buffer: &buffer, style: Theme.heading)
-        guard !queue.order.isEmpty else {
-            buffer.put("(no uploads yet: select files and press u)", at: list.origin, style: Theme.dim, maxWidth: list.width)
+        if queue.filterEditor != nil || queue.isFiltered {
+            let filterLine: Rect
+            (filterLine, list) = list.splitTop(1)
+            renderFilter(in: filterLine, buffer: &buffer)
+        }
+        let shown = queue.shown
+        guard !shown.isEmpty else {
+            let empty = queue.order.isEmpty ? "(no uploads yet: select files and press u)" : Self.nothingMatches(queue.filter)
+            buffer.put(empty, at: list.origin, style: Theme.dim, maxWidth: list.width)
             return
         }
-        let scroll = queue.scroll.fitted(viewportHeight: list.height, count: queue.order.count)
+        let scroll = queue.scroll.fitted(viewportHeight: list.height, count: shown.count)
         // Jobs shown that go to more than one URL are told apart by where they go.
-        let urls = Set(scroll.visibleRange.compactMap { queue.rows[queue.order[$0]]?.job.spec.url })
+        let urls = Set(scroll.visibleRange.compactMap { queue.rows[shown[$0]]?.job.spec.url })
         for (row, index) in scroll.visibleRange.enumerated() {
-            guard let job = queue.rows[queue.order[index]]?.job else { continue }
+            guard let job = queue.rows[shown[index]]?.job else { continue }
             let line = Rect(x: list.x, y: list.y + row, width: list.width, height: 1)
             renderJob(job, columns: columns, showsTarget: urls.count > 1, in: line, buffer: &buffer)
             if index == scroll.cursor && state.focus == .queue {
@@ -83,6 +91,40 @@ struct QueuePane: Widget {
         }
     }
 
+    /// The filter line: the editor while `/` is active (with the syntax while it is empty),
+    /// else the filter; then how many jobs it shows.
+    private func renderFilter(in line: Rect, buffer: inout CellBuffer) {
+        let queue = state.queue
+        let count = "\(queue.shown.count) of \(queue.order.count) shown"
+        let countWidth = min(DisplayWidth.of(count), max(0, line.width / 3))
+        let label = "filter: "
+        buffer.put(label, at: line.origin, style: Theme.notice, maxWidth: line.width)
+        let inputX = line.x + label.count
+        let inputWidth = max(0, line.maxX - inputX - countWidth - 1)
+        if let editor = queue.filterEditor {
+            TextInput(editor: editor, isFocused: true, style: Style(underline: true))
+                .render(in: Rect(x: inputX, y: line.y, width: inputWidth, height: 1), buffer: &buffer)
+            if editor.text.isEmpty, inputWidth > 2 {
+                buffer.put("name, is:failed is:held is:queued is:uploading is:done is:cancelled",
+                           at: Point(x: inputX + 1, y: line.y), style: Theme.dim, maxWidth: inputWidth - 1)
+            }
+        } else {
+            buffer.put(DisplayWidth.fit(DisplayWidth.escapingControls(queue.filter.text) + "  (Esc clears)", width: inputWidth),
+                       at: Point(x: inputX, y: line.y))
+        }
+        buffer.put(DisplayWidth.fit(count, width: countWidth, alignment: .right),
+                   at: Point(x: line.maxX - countWidth, y: line.y), style: Theme.dim)
+    }
+
+    /// What the list says when the filter shows no job.
+    static func nothingMatches(_ filter: QueueFilter) -> String {
+        if !filter.unknownStates.isEmpty {
+            return "no state is called \(filter.unknownStates.joined(separator: ", ")): "
+                + "is:queued, is:held, is:uploading, is:done, is:failed or is:cancelled"
+        }
+        return "no job matches the filter (Esc clears it)"
+    }
+
     /// Where a job goes, shortly: host, port and path, without the scheme.
     static func target(of url: String) -> String {
         guard let target = try? UploadTarget(url) else { return url }
@@ -95,6 +137,7 @@ struct QueuePane: Widget {
         let isWide = width >= 13
         switch job.state {
         case .queued:
+            if job.isHeld { return isWide ? "held (p)" : "held" }
             guard let retryAt = job.retryAt else { return state.queue.isPaused ? "paused" : "queued" }
             guard let now = state.now else { return "retry" }
             let seconds = Int(((retryAt - now) / .seconds(1)).rounded(.up))

@@ -41,6 +41,7 @@ public struct EngineCommandPerformer: CommandPerformer {
         case .cancel(let id): manager.cancel(id)
         case .cancelAll: manager.cancelAll()
         case .setPaused(let paused): paused ? manager.pause() : manager.resume()
+        case .releaseHeld: manager.releaseHeld()
         case .rememberPause(let paused):
             do {
                 try journal.map(InterfaceStateStore.init(journal:))?.save(paused, forKey: Self.pauseKey)

@@ -179,17 +179,20 @@ public final class UploadJournal: Sendable {
     }
 
     /// Takes over what earlier runs left: deletes the rows of finished jobs and returns the
-    /// restorable ones (``loadRestorableJobs()``) — only while no other process has the journal
-    /// open, because that process's queued rows are its own live jobs and would be sent twice.
+    /// restorable ones (``loadRestorableJobs(includingCancelled:)``) — only while no other process
+    /// has the journal open, because that process's queued rows are its own live jobs and would
+    /// be sent twice.
     ///
+    /// - Parameter keepingCancelled: Whether this client's cancelled jobs are kept and returned
+    ///   (the interface shows them, to retry or remove) instead of deleted.
     /// - Returns: The jobs.
     /// - Throws: `UploadError.journalFailed(reason: .inUse)` naming the other process;
     ///   `.readFailed` or `.writeFailed`.
-    public func takeOverRestorableJobs() throws(UploadError) -> [UploadJob] {
+    public func takeOverRestorableJobs(keepingCancelled: Bool = false) throws(UploadError) -> [UploadJob] {
         try lock.exclusively { () throws(UploadError) -> [UploadJob] in
             try absorbMarksOfEndedProcesses()
-            try deleteFinishedJobs()
-            return try loadRestorableJobs()
+            try deleteFinishedJobs(keepingCancelled: keepingCancelled)
+            return try loadRestorableJobs(includingCancelled: keepingCancelled)
         }
     }
 
@@ -236,12 +239,15 @@ public final class UploadJournal: Sendable {
     }
 
     /// The jobs a later run of this client picks up again: queued, uploading (interrupted) and
-    /// failed, in ID order, as recorded (an interrupted job still says `uploading`).
+    /// failed (and cancelled, if asked), in ID order, as recorded (an interrupted job still says
+    /// `uploading`).
     ///
+    /// - Parameter includingCancelled: Whether cancelled jobs are picked up too.
     /// - Returns: The jobs.
     /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
-    public func loadRestorableJobs() throws(UploadError) -> [UploadJob] {
-        try fetchJobs(where: "state IN ('queued', 'uploading', 'failed') AND (client = '\(client.rawValue)' OR client IS NULL)")
+    public func loadRestorableJobs(includingCancelled: Bool = false) throws(UploadError) -> [UploadJob] {
+        let states = includingCancelled ? "'queued', 'uploading', 'failed', 'cancelled'" : "'queued', 'uploading', 'failed'"
+        return try fetchJobs(where: "state IN (\(states)) AND (client = '\(client.rawValue)' OR client IS NULL)")
     }
 
     /// How many unfinished (queued or interrupted) jobs another client left for its own resume.
@@ -254,22 +260,6 @@ public final class UploadJournal: Sendable {
             return try database.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM upload_job WHERE state IN ('queued', 'uploading') AND client = ?",
                                  arguments: [other.rawValue]) ?? 0
-            }
-        } catch {
-            throw .journalFailed(reason: .readFailed(message: "\(error)"))
-        }
-    }
-
-    /// How many cancelled jobs of this handle's client the journal holds: a restore deletes them
-    /// (``takeOverRestorableJobs()``), and the interface says so.
-    ///
-    /// - Returns: The count.
-    /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
-    public func cancelledJobCount() throws(UploadError) -> Int {
-        do {
-            return try database.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM upload_job WHERE state = 'cancelled' AND (client = ? OR client IS NULL)",
-                                 arguments: [client.rawValue]) ?? 0
             }
         } catch {
             throw .journalFailed(reason: .readFailed(message: "\(error)"))
@@ -293,15 +283,19 @@ public final class UploadJournal: Sendable {
         try fetchJobs(where: "id = \(id.rawValue)").first
     }
 
-    /// Deletes the rows of succeeded and cancelled jobs (a restore does this: nobody will see them).
+    /// Deletes the rows of succeeded jobs, and of this client's cancelled jobs unless they are
+    /// kept (a restore does this: nobody will see them; another client's cancelled jobs are its
+    /// own to show).
     ///
+    /// - Parameter keepingCancelled: Whether cancelled jobs are kept.
     /// - Returns: How many rows were deleted.
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`.
     @discardableResult
-    public func deleteFinishedJobs() throws(UploadError) -> Int {
+    public func deleteFinishedJobs(keepingCancelled: Bool = false) throws(UploadError) -> Int {
+        let cancelled = keepingCancelled ? "" : " OR (state = 'cancelled' AND (client = '\(client.rawValue)' OR client IS NULL))"
         do {
             return try database.write { db in
-                try db.execute(sql: "DELETE FROM upload_job WHERE state IN ('succeeded', 'cancelled')")
+                try db.execute(sql: "DELETE FROM upload_job WHERE state = 'succeeded'\(cancelled)")
                 return db.changesCount
             }
         } catch {

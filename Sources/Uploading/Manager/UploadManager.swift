@@ -158,16 +158,21 @@ public final class UploadManager: @unchecked Sendable {
     /// Loads the journal's unfinished and failed jobs into the queue (call once, before
     /// queueing new jobs). Interrupted uploads are queued again; a job whose file changed size or
     /// modification time since it was queued is failed with `fileChangedSinceQueued` instead of
-    /// being sent. Rows of succeeded and cancelled jobs are deleted. Refused while another
-    /// process has the journal open (``UploadJournal/takeOverRestorableJobs()``).
+    /// being sent. Rows of succeeded jobs are deleted, and of cancelled ones unless kept.
+    /// Refused while another process has the journal open
+    /// (``UploadJournal/takeOverRestorableJobs(keepingCancelled:)``).
     ///
+    /// - Parameters:
+    ///   - holdingUnfinished: Whether the unfinished jobs are held until ``releaseHeld()``
+    ///     (``UploadJob/isHeld``) instead of waiting to start: jobs queued meanwhile start.
+    ///   - keepingCancelled: Whether cancelled jobs come back, cancelled, instead of being deleted.
     /// - Returns: The restored jobs as the queue now has them.
     /// - Throws: `UploadError.journalFailed` when the journal cannot be read, or `.inUse`.
     @discardableResult
-    public func restore() throws(UploadError) -> [UploadJob] {
+    public func restore(holdingUnfinished: Bool = false, keepingCancelled: Bool = false) throws(UploadError) -> [UploadJob] {
         dispatchPrecondition(condition: .notOnQueue(rootQueue))
         guard let journal else { return [] }
-        return load(try journal.takeOverRestorableJobs())
+        return load(try journal.takeOverRestorableJobs(keepingCancelled: keepingCancelled), holding: holdingUnfinished)
     }
 
     /// Loads the journal's unfinished jobs and the failed jobs that may be sent again by
@@ -197,7 +202,7 @@ public final class UploadManager: @unchecked Sendable {
     }
 
     /// Puts restored jobs into the queue; a job whose file changed since it was queued fails.
-    private func load(_ jobs: [UploadJob]) -> [UploadJob] {
+    private func load(_ jobs: [UploadJob], holding: Bool = false) -> [UploadJob] {
         var changed: [UploadJobID: String] = [:]
         for job in jobs {
             if let file = job.spec.files.first(where: { $0.hasChangedSinceQueued() }) {
@@ -205,7 +210,7 @@ public final class UploadManager: @unchecked Sendable {
             }
         }
         return rootQueue.sync {
-            run { $0.restore(jobs, changedFiles: changed) }
+            run { $0.restore(jobs, changedFiles: changed, holding: holding) }
             return jobs.compactMap { machine.job($0.id) }
         }
     }
@@ -227,6 +232,12 @@ public final class UploadManager: @unchecked Sendable {
             }
             self.run { $0.resume() }
         }
+    }
+
+    /// Releases the jobs ``restore(holdingUnfinished:keepingCancelled:)`` held: they start as
+    /// the limit allows (unless the queue is paused).
+    public func releaseHeld() {
+        rootQueue.async { self.run { $0.releaseHeld() } }
     }
 
     /// Changes how many jobs may be in flight; lowering it aborts nothing.

@@ -24,6 +24,9 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     /// When a job backing off before its automatic retry becomes eligible again, on the upload
     /// scheduler's monotonic clock (the interface counts down to it); nil in every other phase.
     public internal(set) var retryAt: SchedulerInstant?
+    /// Whether the job is queued but held back until the user releases it (a job an earlier run
+    /// left unfinished, restored by the interface): new jobs start around it.
+    public internal(set) var isHeld: Bool
     /// The last error, the last response and the attempt history, which most queued jobs do not
     /// have yet: one pointer while they are empty, so a long queue stays small.
     private var outcome: Outcome?
@@ -59,6 +62,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     ///   - lastError: The last error.
     ///   - response: The last response.
     ///   - attemptHistory: The ended attempts, oldest first.
+    ///   - isHeld: Whether the queued job is held back until released.
     public init(
         id: UploadJobID,
         spec: UploadJobSpec,
@@ -68,7 +72,8 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         automaticRetries: Int = 0,
         lastError: UploadError? = nil,
         response: UploadResponse? = nil,
-        attemptHistory: [UploadAttempt] = []
+        attemptHistory: [UploadAttempt] = [],
+        isHeld: Bool = false
     ) {
         self.id = id
         self.spec = spec
@@ -77,15 +82,17 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.attempts = attempts
         self.automaticRetries = automaticRetries
         self.retryAt = nil
+        self.isHeld = isHeld && state == .queued
         self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory)
     }
 
-    /// Takes the state and retry instant of a phase: the queue's projection of its job.
+    /// Takes the state, retry instant and hold of a phase: the queue's projection of its job.
     ///
     /// - Parameter phase: The phase the queue now has the job in.
     mutating func project(_ phase: JobPhase) {
         state = phase.state
         retryAt = phase.retryAt
+        isHeld = phase.isHeld
     }
 
     /// Adds an ended attempt to ``attemptHistory``, dropping the oldest beyond

@@ -9,10 +9,16 @@
 ///              │      (retryable error) │  └─(not retryable, retries used)─▶ finished(failed)
 ///              └─(timer)── backingOff ◀─┘                  (cancel) ─▶ finished(cancelled)
 /// ```
-/// `UploadJob.state` and `UploadJob.retryAt` are its projection (``state``, ``retryAt``).
+/// A restored job may instead be `held` (queued, outside the ready queue) until the user
+/// releases it, when it becomes `waiting`; new jobs start meanwhile.
+/// `UploadJob.state`, `UploadJob.retryAt` and `UploadJob.isHeld` are its projection
+/// (``state``, ``retryAt``, ``isHeld``).
 enum JobPhase: Sendable {
     /// Eligible to start, in the ready queue under `ticket` (a lower ticket starts first).
     case waiting(ticket: Int)
+    /// Queued but held back until the user releases it (``UploadQueueStateMachine/releaseHeld()``);
+    /// not in the ready queue.
+    case held
     /// Waiting for its automatic retry until the instant; a `retry` timer is set for it.
     case backingOff(until: SchedulerInstant)
     /// An attempt is in flight. Boxed, so the phase of a queued job stays small.
@@ -23,7 +29,7 @@ enum JobPhase: Sendable {
     /// The state the public `UploadJob` shows.
     var state: UploadJobState {
         switch self {
-        case .waiting, .backingOff: .queued
+        case .waiting, .held, .backingOff: .queued
         case .uploading: .uploading
         case .finished(.succeeded): .succeeded
         case .finished(.failed): .failed
@@ -35,5 +41,11 @@ enum JobPhase: Sendable {
     var retryAt: SchedulerInstant? {
         if case let .backingOff(until) = self { return until }
         return nil
+    }
+
+    /// Whether the job is held back until the user releases it.
+    var isHeld: Bool {
+        if case .held = self { return true }
+        return false
     }
 }

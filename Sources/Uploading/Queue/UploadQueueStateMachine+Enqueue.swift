@@ -30,7 +30,8 @@ extension UploadQueueStateMachine {
 
     /// Jobs were restored from the journal.
     ///
-    /// Queued and uploading jobs are queued again; failed jobs stay failed (with their error);
+    /// Queued and uploading jobs are queued again — held back until ``releaseHeld()`` when
+    /// `holding`, so new jobs start while they wait for the user; failed jobs stay failed (with their error);
     /// finished jobs are kept as they are. A job still marked uploading (the run that sent it
     /// ended without stopping the queue) gets its last attempt recorded as interrupted. A job
     /// listed in `changedFiles` is failed with `fileChangedSinceQueued` instead, so it is not
@@ -40,8 +41,10 @@ extension UploadQueueStateMachine {
     /// - Parameters:
     ///   - restored: The jobs as the journal had them.
     ///   - changedFiles: For jobs whose file changed since they were queued, that file's path.
+    ///   - holding: Whether unfinished jobs are held instead of waiting to start.
     /// - Returns: The actions.
-    public mutating func restore(_ restored: [UploadJob], changedFiles: [UploadJobID: String] = [:]) -> [Action] {
+    public mutating func restore(_ restored: [UploadJob], changedFiles: [UploadJobID: String] = [:],
+                                 holding: Bool = false) -> [Action] {
         var actions: [Action] = []
         for var job in restored.sorted(by: { $0.id < $1.id }) where jobs[job.id] == nil {
             if job.state == .uploading, job.attempts > 0, job.attemptHistory.last?.number != job.attempts {
@@ -57,7 +60,7 @@ extension UploadQueueStateMachine {
             switch job.state {
             case .queued, .uploading:
                 let wasUploading = job.state == .uploading
-                let record = insertWaiting(job)
+                let record = holding ? insert(job, .held) : insertWaiting(job)
                 if wasUploading { actions.append(.persist(.update(record.job, includingSpec: false))) }
                 actions.append(.emit(.queued(record.job)))
             case .failed:

@@ -56,7 +56,7 @@ extension UploadQueueStateMachine {
         case .backingOff:
             actions.append(.cancelTimer(.retry(record.id)))
             return nil
-        case .waiting, .finished:
+        case .waiting, .held, .finished:
             return nil
         }
     }

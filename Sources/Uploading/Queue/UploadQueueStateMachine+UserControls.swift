@@ -20,6 +20,24 @@ extension UploadQueueStateMachine {
         return actions
     }
 
+    /// The user released the held jobs (``restore(_:changedFiles:holding:)``): they wait in ID
+    /// order behind the jobs already waiting, and start as far as the limit allows (unless the
+    /// queue is paused).
+    ///
+    /// - Returns: A `queued` event per released job (no longer held), then starts.
+    public mutating func releaseHeld() -> [Action] {
+        var actions: [Action] = []
+        let held = jobs.values.lazy.filter(\.phase.isHeld).map(\.id).sorted()
+        for id in held {
+            guard var record = jobs[id] else { continue }
+            enterWaiting(&record)
+            jobs[id] = record
+            actions.append(.emit(.queued(record.job)))
+        }
+        settle(&actions)
+        return actions
+    }
+
     /// The user changed the concurrency limit. Lowering it aborts nothing: the queue lets
     /// in-flight jobs finish and starts no new one until it is under the limit.
     ///
@@ -69,8 +87,8 @@ extension UploadQueueStateMachine {
         return actions
     }
 
-    /// The user retried a failed or cancelled job, or a job waiting for its automatic retry
-    /// (which then goes at once). Its automatic-retry count starts again from zero.
+    /// The user retried a failed or cancelled job, a job waiting for its automatic retry
+    /// (which then goes at once) or a held one (which is released alone). Its automatic-retry count starts again from zero.
     ///
     /// - Parameters:
     ///   - id: The job.
@@ -148,7 +166,7 @@ extension UploadQueueStateMachine {
             .filter { record in
                 switch record.phase {
                 case .uploading, .backingOff: true
-                case .waiting, .finished: false
+                case .waiting, .held, .finished: false
                 }
             }
             .map(\.id).sorted()
@@ -211,6 +229,7 @@ extension UploadQueueStateMachine {
         switch record.phase {
         case .finished(.failed), .finished(.cancelled): break
         case .backingOff: leave(record, &actions)
+        case .held: break
         case .waiting, .uploading, .finished(.succeeded): return
         }
         if let request { record.job.spec = request.replacingFiles(record.job.spec.files) }

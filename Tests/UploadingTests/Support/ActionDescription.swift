@@ -21,7 +21,7 @@ enum ActionDescription {
 
     static func describe(_ event: UploadEvent) -> String {
         switch event {
-        case let .queued(job): return "queued \(job.id)"
+        case let .queued(job): return "queued \(job.id)" + (job.isHeld ? " held" : "")
         case let .started(job): return "started \(job.id) total=\(job.progress.totalBytes.map(String.init) ?? "?")"
         case let .progressed(job): return "progressed \(job.id) bytes=\(job.progress.bytesSent)"
         case let .retrying(job, after): return "retrying \(job.id) after \(after.nanoseconds / 1_000_000)ms"
