@@ -8,6 +8,10 @@ let package = Package(
     dependencies: [.package(name: "Ferry", path: "..")],
     targets: [
         .executableTarget(
+            name: "cancel-soak",
+            dependencies: [.product(name: "Uploading", package: "Ferry")]
+        ),
+        .executableTarget(
             name: "encode-benchmark",
             dependencies: [.product(name: "Multipart", package: "Ferry")]
         ),

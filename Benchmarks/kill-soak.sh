@@ -50,7 +50,7 @@ def records(path):
 printed_ok = {os.path.basename(r["path"]) for r in records(f"{work}/send{round_}.jsonl") if r.get("event") == "succeeded"}
 resume = records(f"{work}/resume{round_}.jsonl")
 reported = {os.path.basename(r["path"]) for r in resume
-            if r.get("event") == "failed" and "may have arrived" in (r.get("error") or "")}
+            if r.get("event") in ("failed", "left") and "may have arrived" in (r.get("error") or "")}
 resent = {os.path.basename(r["path"]) for r in resume if r.get("event") == "started"}
 dup = sorted(n for n in names if stored.get(n, 0) > 1)
 lost = sorted(n for n in names if stored.get(n, 0) == 0 and n not in reported)

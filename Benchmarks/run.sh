@@ -10,6 +10,9 @@
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 #   Benchmarks/run.sh slow-clients [ARGS]  # 1,000 slow clients vs 100 curl -F uploads to ferry serve
+#   Benchmarks/run.sh cancel-soak [FILES [SEED]]  # 10,000 files, 5 % cancelled at random moments,
+#                                                # counted by ferry serve (MODE=debug builds debug)
+#   Benchmarks/run.sh kill-soak-ui [ROUNDS]  # the interface in tmux killed -9 and restarted
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
@@ -117,8 +120,20 @@ queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the
     ./queue_memory.py "$(cd .. && swift build -c release --show-bin-path)/ferry" \
         "$(swift build -c release --show-bin-path)/queue-memory-benchmark" "$work/queue-memory"
     ;;
+cancel-soak) # not a benchmark: exactly-once counts (issue 23)
+    mode="${MODE:-release}"
+    (cd .. && swift build -c "$mode" --product ferry >&2)
+    swift build -c "$mode" --product cancel-soak >&2
+    shift
+    "$(swift build -c "$mode" --show-bin-path)/cancel-soak" "$(cd .. && swift build -c "$mode" --show-bin-path)/ferry" "$@"
+    ;;
+kill-soak-ui) # not a benchmark: exactly-once counts (issue 23)
+    (cd .. && swift build -c "${MODE:-release}" --product ferry >&2)
+    shift
+    ./kill-soak-interface.sh "$(cd .. && swift build -c "${MODE:-release}" --show-bin-path)/ferry" "$@"
+    ;;
 *)
-    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle" >&2
+    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle|cancel-soak [FILES [SEED]]|kill-soak-ui [ROUNDS]" >&2
     exit 2
     ;;
 esac

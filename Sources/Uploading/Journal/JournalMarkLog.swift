@@ -45,6 +45,9 @@ final class JournalMarkLog: Sendable {
     let path: String
     private let state: Mutex<State>
     private let failureHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Fault-injection point (tests only, through `UploadJournal.injectFaults(_:)`; nil in
+    /// production): a mark for which it answers true is not written, as on a failed `pwrite`.
+    private let injectedFault = Mutex<(@Sendable (JournalMark) -> Bool)?>(nil)
 
     /// Creates this process's mark file beside the journal and reserves its first chunk.
     ///
@@ -75,6 +78,13 @@ final class JournalMarkLog: Sendable {
         failureHandler.withLock { $0 = handler }
     }
 
+    /// Fault-injection point for tests (see `UploadJournal.injectFaults(_:)`).
+    ///
+    /// - Parameter decide: Whether a mark fails to be written; nil to inject nothing.
+    func injectFaults(_ decide: (@Sendable (JournalMark) -> Bool)?) {
+        injectedFault.withLock { $0 = decide }
+    }
+
     /// Writes a mark. Returns once it is in the kernel's hands.
     ///
     /// - Parameter mark: The mark.
@@ -86,6 +96,7 @@ final class JournalMarkLog: Sendable {
         case let .bodyMayComplete(id, attempt): (1, id.rawValue, attempt)
         case let .succeeded(id): (2, id.rawValue, 0)
         }
+        if let decide = injectedFault.withLock({ $0 }), decide(mark) { return false }
         record[0] = kind
         record[1] = ~kind
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: attempt).littleEndian) { record.replaceSubrange(4..<8, with: $0) }
@@ -99,6 +110,18 @@ final class JournalMarkLog: Sendable {
         }
         if let failure, let handler = failureHandler.withLock({ $0 }) { handler(failure) }
         return written
+    }
+
+    /// Tries whether marks can be written again: zeros (which a reader skips) where the next
+    /// mark goes, in reserved space.
+    ///
+    /// - Returns: Whether they were written.
+    func probe() -> Bool {
+        state.withLock { state in
+            guard state.descriptor >= 0, state.used + Int64(Self.recordSize) <= state.capacity else { return false }
+            let zeros = [UInt8](repeating: 0, count: Self.recordSize)
+            return zeros.withUnsafeBytes { pwrite(state.descriptor, $0.baseAddress, $0.count, off_t(state.used)) } == Self.recordSize
+        }
     }
 
     /// The bytes written since the file was created or last reset.

@@ -12,7 +12,9 @@ import Synchronization
 ///
 /// A batch that cannot be written (a full disk, a read-only or removed journal) is kept and
 /// written before the next one, tried again every `retryDelay`; the health handler hears of the
-/// failure once and of the recovery once.
+/// failure once and of the recovery once — when a batch was written and the journal's probe
+/// (`UploadJournal.probe()`: a mark's space and a row) passes, since a failure reported from
+/// outside (``reportFailure(_:)``) may have been in the marks.
 final class JournalWriter: Sendable {
     private struct Pending {
         var changes: [JournalChange] = []
@@ -103,9 +105,49 @@ final class JournalWriter: Sendable {
         }
     }
 
-    /// Blocks until every change submitted so far is written.
-    func waitUntilWritten() {
-        queue.sync { self.flush() }
+    /// Blocks until every change submitted so far is written (or has failed to be: it is kept
+    /// and tried again).
+    ///
+    /// - Returns: Whether the journal is written up to date: false while a batch is kept after a
+    ///   failure, or a failure reported by ``reportFailure(_:)`` was not yet cleared by a write.
+    @discardableResult
+    func waitUntilWritten() -> Bool {
+        queue.sync {
+            self.flush()
+            return failed.withLock { $0.error == nil }
+        }
+    }
+
+    /// A journal write outside the writer failed — the queueing insert, a write-ahead mark —:
+    /// reported as a failure of the writer's own, so the health handler hears of it (unless it
+    /// already had) and a batch, empty if nothing waits, is tried every `retryDelay`; the first
+    /// one written reports the recovery.
+    ///
+    /// - Parameter error: The failure.
+    func reportFailure(_ error: UploadError) {
+        queue.async {
+            let isNew = self.failed.withLock { failed in
+                defer { if failed.error == nil { failed.error = error } }
+                return failed.error == nil
+            }
+            if isNew { self.healthHandler.withLock { $0 }?(error) }
+            self.scheduleRetry(after: error)
+        }
+    }
+
+    /// Schedules the next try of a failed journal, unless one is scheduled or the journal was
+    /// removed (it does not come back).
+    private func scheduleRetry(after error: UploadError) {
+        let retries = failed.withLock { failed in
+            let retries = !failed.retryScheduled && error != .journalFailed(reason: .removed(path: journal.path))
+            if retries { failed.retryScheduled = true }
+            return retries
+        }
+        guard retries else { return }
+        queue.asyncAfter(deadline: .now() + Self.retryDelay) {
+            self.failed.withLock { $0.retryScheduled = false }
+            self.flush()
+        }
     }
 
     private func flush() {
@@ -119,25 +161,22 @@ final class JournalWriter: Sendable {
         }
         let (batch, wasFailing) = failed.withLock { ($0.changes + newChanges, $0.error != nil) }
         guard !batch.isEmpty || wasFailing || marksToAbsorb != nil else { return }
+        var written = false
         do throws(UploadError) {
             try journal.checkStillInPlace()
             try journal.apply(batch)
+            written = true
+            // A failure may have been elsewhere (`reportFailure`: an insert, a mark): recovered
+            // only once both places can be written.
+            if wasFailing { try journal.probe() }
         } catch {
-            let (isNew, retries) = failed.withLock { failed in
-                failed.changes = batch
+            let isNew = failed.withLock { failed in
+                failed.changes = written ? [] : batch
                 defer { failed.error = error }
-                // A removed journal does not come back.
-                let retries = !failed.retryScheduled && error != .journalFailed(reason: .removed(path: journal.path))
-                if retries { failed.retryScheduled = true }
-                return (failed.error == nil, retries)
+                return failed.error == nil
             }
             if isNew { healthHandler.withLock { $0 }?(error) }
-            if retries {
-                queue.asyncAfter(deadline: .now() + Self.retryDelay) {
-                    self.failed.withLock { $0.retryScheduled = false }
-                    self.flush()
-                }
-            }
+            scheduleRetry(after: error)
             return
         }
         failed.withLock { $0 = Failed() }

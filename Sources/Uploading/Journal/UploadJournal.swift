@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Multipart
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,6 +35,10 @@ public final class UploadJournal: Sendable {
     let marks: JournalMarkLog
     /// The database file's device and inode when it was opened, to tell that it was removed.
     private let identity: (device: UInt64, inode: UInt64)
+    /// Fault-injection point (tests only; nil in production, and nothing outside the tests sets
+    /// it): asked before each insert and each batch of changes, which fails as a full disk would
+    /// fail it when it answers true. See ``injectFaults(_:)``.
+    private let injectedFault = Mutex<(@Sendable (JournalFaultPoint) -> Bool)?>(nil)
 
     /// Opens (creating if needed) the journal at `path`.
     ///
@@ -104,6 +109,41 @@ public final class UploadJournal: Sendable {
         do { try database.close() } catch { throw .journalFailed(reason: .writeFailed(message: "\(error)")) }
     }
 
+    /// Fault-injection point for tests (`@testable import`): from now on every write the
+    /// journal makes — the queueing insert, a batch of row changes, a write-ahead mark — first
+    /// asks `decide`, and fails with `journalFailed(reason: .writeFailed)` (a mark: is not
+    /// written) when it answers true. Nil, as in production, writes everything.
+    ///
+    /// - Parameter decide: Whether the write at that step fails; nil to inject nothing.
+    func injectFaults(_ decide: (@Sendable (JournalFaultPoint) -> Bool)?) {
+        injectedFault.withLock { $0 = decide }
+        if let decide {
+            marks.injectFaults { mark in decide(.mark(mark)) }
+        } else {
+            marks.injectFaults(nil)
+        }
+    }
+
+    /// Throws the injected fault for `point`, if one is set and says so.
+    private func failIfInjected(_ point: JournalFaultPoint) throws(UploadError) {
+        guard let decide = injectedFault.withLock({ $0 }), decide(point) else { return }
+        throw .journalFailed(reason: .writeFailed(message: "injected fault (\(point))"))
+    }
+
+    /// Tries whether a journal that failed can be written again, in both the places it writes:
+    /// a mark's worth of zeros where the next mark goes (a mark log's reader skips zeros), and a
+    /// row of the `form_state` table rewritten (a SQLite transaction, which needs room in the
+    /// write-ahead log).
+    ///
+    /// - Throws: `UploadError.journalFailed(reason: .writeFailed)` while it cannot be.
+    func probe() throws(UploadError) {
+        try failIfInjected(.probe)
+        guard marks.probe() else {
+            throw .journalFailed(reason: .writeFailed(message: "cannot write the journal's marks in \(marks.path)"))
+        }
+        try store(Data(String(Date().timeIntervalSince1970).utf8), forKey: "journal-probe")
+    }
+
     /// Checks that the database file is still where it was opened (not removed or replaced),
     /// since SQLite would go on writing to a removed file that no later run can read.
     ///
@@ -137,6 +177,7 @@ public final class UploadJournal: Sendable {
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then nothing was inserted.
     public func insertIDs(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
         guard !specs.isEmpty else { return [] }
+        try failIfInjected(.insert(count: specs.count))
         let now = Date().timeIntervalSince1970
         do {
             return try database.write { db in
@@ -158,6 +199,7 @@ public final class UploadJournal: Sendable {
     /// - Parameter changes: Row updates and deletions.
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then none was applied.
     public func apply(_ changes: [JournalChange]) throws(UploadError) {
+        try failIfInjected(.apply(changes))
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         do {

@@ -60,6 +60,9 @@ public final class UploadManager: @unchecked Sendable {
     private var subscribers: [Int: Subscriber] = [:]
     /// Why the journal cannot be written, while it cannot: nothing new starts.
     private var journalProblem: UploadError?
+    /// Jobs answered 2xx whose `succeeded` mark could not be written: their row is written
+    /// before the success is shown.
+    private var successesToWriteNow: Set<UploadJobID> = []
     private var idleWaiters: [CheckedContinuation<UploadSummary, Never>] = []
     private var pendingActions: [UploadQueueStateMachine.Action] = []
     private var isDraining = false
@@ -133,7 +136,15 @@ public final class UploadManager: @unchecked Sendable {
     public func enqueue(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
         let ids: [UploadJobID]
         if let journal {
-            ids = try journal.insertIDs(specs)
+            do throws(UploadError) {
+                ids = try journal.insertIDs(specs)
+            } catch {
+                // A journal that cannot take the rows cannot be trusted with the queue's next
+                // changes either: nothing new starts until it can be written again.
+                rootQueue.async { self.journalHealthChanged(error) }
+                journalWriter?.reportFailure(error)
+                throw error
+            }
         } else {
             let first = localIDs.withLock { next in
                 defer { next += Int64(specs.count) }
@@ -482,11 +493,14 @@ public final class UploadManager: @unchecked Sendable {
         case let .cancelTimer(key):
             timers.removeValue(forKey: key)?.timer.cancel()
         case let .persist(change):
-            if case let .update(job, _) = change, job.state == .succeeded, let journal {
-                // Written ahead: the success is known before it is shown.
-                _ = journal.marks.append(.succeeded(job.id))
-            }
             journalWriter?.submit(change)
+            if case let .update(job, _) = change, successesToWriteNow.remove(job.id) != nil {
+                // Its success could not be marked ahead (`completed`): the row itself is written
+                // now, before the success is shown (its event comes later in these actions).
+                // Should the row fail too, the success is still shown (the server has the file)
+                // and the attempt's `bodyMayComplete` mark keeps a restore from sending it again.
+                journalWriter?.waitUntilWritten()
+            }
         case let .emit(event):
             outbox.append(event)
         }
@@ -577,6 +591,16 @@ public final class UploadManager: @unchecked Sendable {
         let now = scheduler.now
         switch result {
         case let .success(response):
+            if response.isSuccess, let journal, !journal.marks.append(.succeeded(id)) {
+                // Written ahead, the success is known before it is shown; unmarked, its row is
+                // written before (`execute(.persist)`) and, the journal failing, nothing new
+                // starts — paused before the success below could start the next job.
+                successesToWriteNow.insert(id)
+                let error = UploadError.journalFailed(reason: .writeFailed(
+                    message: "the success of job \(id) could not be marked in the journal"))
+                journalHealthChanged(error)
+                journalWriter?.reportFailure(error)
+            }
             let retryAfter = response.retryAfter(relativeTo: scheduler.currentDate)
             run { $0.transportCompleted(id, attempt: attempt, response: response, retryAfter: retryAfter, now: now) }
         case var .failure(error):
@@ -586,6 +610,9 @@ public final class UploadManager: @unchecked Sendable {
             case .unrecorded:
                 error = .journalFailed(reason: .writeFailed(
                     message: "the body's last byte was held back because the journal could not record it"))
+                // Nothing new starts (before the failure below could start the next job).
+                journalHealthChanged(error)
+                journalWriter?.reportFailure(error)
             case .open, .closed:
                 break
             }
