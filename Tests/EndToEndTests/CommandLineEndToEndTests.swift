@@ -26,7 +26,7 @@ struct CommandLineEndToEndTests {
         let receiver = try SpawnedReceiver.start()
         let scratch = try scratch()
         defer { receiver.terminate(); try? FileManager.default.removeItem(at: scratch) }
-        try Data("hi".utf8).write(to: scratch.appendingPathComponent("two.txt"))
+        try TestFile.write(Array("hi".utf8), to: scratch.appendingPathComponent("two.txt").path)
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("folder"), withIntermediateDirectories: true)
         let send = try FerryBinary.commandLine(
             ["send", "--url", receiver.baseURL + "/upload", scratch.path + "/two.txt", scratch.path + "/missing.txt",

@@ -21,10 +21,10 @@ struct InterfaceEndToEndTests {
             var files: [String: Data] = [:]
             for (index, name) in ["one.txt", "two.bin", "three 三.txt"].enumerated() {
                 let data = Data((0..<(150_000 + index * 1000)).map { UInt8(truncatingIfNeeded: $0 &* (index + 7)) })
-                try data.write(to: batch.appendingPathComponent(name))
+                try TestFile.write(data, to: batch.appendingPathComponent(name).path)
                 files[name] = data
             }
-            try Data("not me".utf8).write(to: batch.appendingPathComponent("zz-unselected.txt"))
+            try TestFile.write(Array("not me".utf8), to: batch.appendingPathComponent("zz-unselected.txt").path)
             self.files = files
         }
 
@@ -134,7 +134,7 @@ struct InterfaceEndToEndTests {
     func folderChangesShowWithoutAKey() async throws {
         try await withThreeSelected { tmux, _, sources in
             let batch = sources.root.appendingPathComponent("batch")
-            try Data("late".utf8).write(to: batch.appendingPathComponent("arrived-later.txt"))
+            try TestFile.write(Array("late".utf8), to: batch.appendingPathComponent("arrived-later.txt").path)
             try FileManager.default.moveItem(at: batch.appendingPathComponent("zz-unselected.txt"),
                                              to: batch.appendingPathComponent("zz-renamed.txt"))
             try await tmux.waitFor("the new and the renamed file") { screen in

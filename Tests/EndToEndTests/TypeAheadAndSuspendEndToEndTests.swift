@@ -10,8 +10,8 @@ struct TypeAheadAndSuspendEndToEndTests {
         let top = tmux.scratch.appendingPathComponent("top")
         let sub = top.appendingPathComponent("sub")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try Data("x".utf8).write(to: sub.appendingPathComponent("inside-sub.txt"))
-        try Data("y".utf8).write(to: top.appendingPathComponent("top-file.txt"))
+        try TestFile.write(Array("x".utf8), to: sub.appendingPathComponent("inside-sub.txt").path)
+        try TestFile.write(Array("y".utf8), to: top.appendingPathComponent("top-file.txt").path)
         return top.path
     }
 

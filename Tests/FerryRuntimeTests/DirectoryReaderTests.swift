@@ -5,6 +5,7 @@ import FerryApp
 import FerryRuntime
 import Foundation
 import Testing
+import TestSupport
 import Uploading
 
 @Suite("Directory reader")
@@ -13,8 +14,8 @@ struct DirectoryReaderTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-reader-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("12345".utf8).write(to: URL(fileURLWithPath: root + "/five.txt"))
-        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/sub/deeper/x.txt"))
+        try TestFile.write(Array("12345".utf8), to: root + "/five.txt")
+        try TestFile.write(Array("x".utf8), to: root + "/sub/deeper/x.txt")
         try FileManager.default.createSymbolicLink(atPath: root + "/dangling", withDestinationPath: root + "/missing")
         try FileManager.default.createSymbolicLink(atPath: root + "/loop-a", withDestinationPath: root + "/loop-b")
         try FileManager.default.createSymbolicLink(atPath: root + "/loop-b", withDestinationPath: root + "/loop-a")
@@ -72,8 +73,8 @@ struct DirectoryReaderTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-reader-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: root + "/locked.txt"))
-        try Data("open".utf8).write(to: URL(fileURLWithPath: root + "/open.txt"))
+        try TestFile.write(Array("secret".utf8), to: root + "/locked.txt")
+        try TestFile.write(Array("open".utf8), to: root + "/open.txt")
         chmod(root + "/locked.txt", 0)
         let entries = DirectoryReader.read(root).entries
         #expect(entries.first { $0.name == "locked.txt" }?.problem == "unreadable")

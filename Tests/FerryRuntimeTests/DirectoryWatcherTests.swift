@@ -1,6 +1,7 @@
 import FerryRuntime
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Directory watcher")
 struct DirectoryWatcherTests {
@@ -13,7 +14,7 @@ struct DirectoryWatcherTests {
         watcher.watch(root)
         #expect(watcher.directory == root)
         #expect(!watcher.takeChanges())
-        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/new.txt"))
+        try TestFile.write(Array("x".utf8), to: root + "/new.txt")
         #expect(watcher.takeChanges())
         #expect(!watcher.takeChanges(), "each change is reported once")
         try FileManager.default.moveItem(atPath: root + "/new.txt", toPath: root + "/renamed.txt")
@@ -21,9 +22,9 @@ struct DirectoryWatcherTests {
         try FileManager.default.removeItem(atPath: root + "/renamed.txt")
         #expect(watcher.takeChanges())
         watcher.watch(root + "/other")
-        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/ignored.txt"))
+        try TestFile.write(Array("x".utf8), to: root + "/ignored.txt")
         #expect(!watcher.takeChanges())
-        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/other/seen.txt"))
+        try TestFile.write(Array("x".utf8), to: root + "/other/seen.txt")
         #expect(watcher.takeChanges())
     }
 }

@@ -15,7 +15,7 @@ struct InterfaceStartupTests {
     /// A spec sending a file of the scratch folder, made now.
     func spec(_ name: String) throws -> UploadJobSpec {
         let path = folder.path + "/" + name
-        try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        try TestFile.write(Array("x".utf8), to: path)
         return UploadJobSpec(url: "http://127.0.0.1:9/u", files: [QueuedFile.capture(path: path)])
     }
 

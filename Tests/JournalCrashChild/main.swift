@@ -34,7 +34,7 @@ let subscription = manager.subscribe { events in
 
 func spec(_ index: Int) -> UploadJobSpec {
     let file = (directory as NSString).appendingPathComponent("file\(index).bin")
-    _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x42, count: 1000))
+    try? TestFile.write([UInt8](repeating: 0x42, count: 1000), to: file)
     return UploadJobSpec(url: "http://127.0.0.1:9/upload", files: [QueuedFile.capture(path: file)])
 }
 

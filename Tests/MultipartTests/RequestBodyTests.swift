@@ -12,7 +12,7 @@ struct RequestBodyTests {
         let dir = TemporaryDirectory()
         let path = dir.path("data.bin")
         let content = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        try Data(content).write(to: URL(fileURLWithPath: path))
+        try TestFile.write(content, to: path)
         let snapshot = try FileInspector.inspect(path)
         let body = RequestBody(segments: [.bytes(Array("head".utf8)), .file(snapshot, range: 1_234..<7_000), .bytes(Array("tail".utf8))],
                                contentType: "application/offset+octet-stream")

@@ -1,6 +1,7 @@
 import Foundation
 import Receiver
 import Testing
+import TestSupport
 
 /// Uploads with the real curl binary against an in-process receiver.
 @Suite("Uploads by curl")
@@ -70,7 +71,7 @@ struct CurlUploadTests {
     @Test("duplicates get -N suffixes and an existing file is never overwritten")
     func duplicates() async throws {
         try await ReceiverHarness.run { harness in
-            try Data("original".utf8).write(to: URL(fileURLWithPath: harness.directory.uploads + "/keep.txt"))
+            try TestFile.write(Array("original".utf8), to: harness.directory.uploads + "/keep.txt")
             let one = try harness.directory.writeSource("one", Array("one".utf8))
             let two = try harness.directory.writeSource("two", Array("two".utf8))
             let first = try await Curl.run([

@@ -51,7 +51,7 @@ struct NetworkServeTests {
         let url = try #require(await server.waitForURL(), "no URL: \(server.errorText)")
         let port = try #require(URL(string: url)?.port)
         let source = server.root + "/upload.bin"
-        try Data(RandomBytes.make(300_000, seed: 31)).write(to: URL(fileURLWithPath: source))
+        try TestFile.write(RandomBytes.make(300_000, seed: 31), to: source)
 
         let slow = Task { try await blocking { try SlowClients.run(port: port, count: 300, for: 90) } }
         try await Task.sleep(for: .seconds(1))

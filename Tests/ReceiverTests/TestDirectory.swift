@@ -42,7 +42,7 @@ struct TestDirectory: Sendable {
     @discardableResult
     func writeSource(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = source + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try TestFile.write(bytes, to: path)
         return path
     }
 

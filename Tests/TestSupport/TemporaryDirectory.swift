@@ -35,7 +35,7 @@ public final class TemporaryDirectory: Sendable {
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let file = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try TestFile.write(bytes, to: file)
         return file
     }
 
@@ -49,7 +49,11 @@ public final class TemporaryDirectory: Sendable {
     @discardableResult
     public func file(_ name: String, bytes: Int = 100, fill: UInt8 = 0x61) -> String {
         let filePath = path(name)
-        _ = FileManager.default.createFile(atPath: filePath, contents: Data(repeating: fill, count: bytes))
+        do {
+            try TestFile.write([UInt8](repeating: fill, count: bytes), to: filePath)
+        } catch {
+            preconditionFailure("\(error)")
+        }
         return filePath
     }
 

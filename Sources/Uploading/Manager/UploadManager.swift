@@ -64,6 +64,9 @@ public final class UploadManager: @unchecked Sendable {
     /// before the success is shown.
     private var successesToWriteNow: Set<UploadJobID> = []
     private var idleWaiters: [CheckedContinuation<UploadSummary, Never>] = []
+    /// Retries on their way through the file queue (re-capturing their files): the queue is not
+    /// idle while one is, though the machine has not heard of it yet.
+    private var retriesInPreparation = 0
     private var pendingActions: [UploadQueueStateMachine.Action] = []
     private var isDraining = false
     /// Events published while actions are carried out, delivered together when they are done.
@@ -298,9 +301,13 @@ public final class UploadManager: @unchecked Sendable {
     public func retry(_ id: UploadJobID, request: UploadJobSpec? = nil) {
         rootQueue.async {
             guard let job = self.machine.job(id) else { return }
+            self.retriesInPreparation += 1
             self.fileQueue.async {
                 let refreshed = Self.refreshedFiles(of: job)
-                self.rootQueue.async { self.run { $0.retry(id, refreshedFiles: refreshed, request: request) } }
+                self.rootQueue.async {
+                    self.run { $0.retry(id, refreshedFiles: refreshed, request: request) }
+                    self.retryPrepared()
+                }
             }
         }
     }
@@ -310,13 +317,17 @@ public final class UploadManager: @unchecked Sendable {
     public func retryFailedAndCancelled() {
         rootQueue.async {
             let jobs = self.machine.retriableTogether().compactMap { self.machine.job($0) }
+            self.retriesInPreparation += 1
             self.fileQueue.async {
                 var refreshed: [UploadJobID: [QueuedFile]] = [:]
                 for job in jobs {
                     if let files = Self.refreshedFiles(of: job) { refreshed[job.id] = files }
                 }
                 let files = refreshed
-                self.rootQueue.async { self.run { $0.retryFailedAndCancelled(refreshedFiles: files) } }
+                self.rootQueue.async {
+                    self.run { $0.retryFailedAndCancelled(refreshedFiles: files) }
+                    self.retryPrepared()
+                }
             }
         }
     }
@@ -413,7 +424,7 @@ public final class UploadManager: @unchecked Sendable {
     public func waitUntilIdle() async -> UploadSummary {
         await withCheckedContinuation { continuation in
             rootQueue.async {
-                if self.machine.isIdle {
+                if self.machine.isIdle, self.retriesInPreparation == 0 {
                     continuation.resume(returning: self.machine.summary)
                 } else {
                     self.idleWaiters.append(continuation)
@@ -653,9 +664,21 @@ public final class UploadManager: @unchecked Sendable {
         absorbMarksIfNothingInFlight()
         // Before the waiters wake: what they then wait for on a subscriber's queue is there.
         deliverGatheredEvents()
+        guard retriesInPreparation == 0 else { return }
         let waiters = idleWaiters
         idleWaiters = []
         for waiter in waiters { waiter.resume(returning: idle) }
+    }
+
+    /// A retry came back from the file queue and was handed to the machine: wakes the idle
+    /// waiters if that left the queue idle (a retry refused, or nothing left to retry).
+    private func retryPrepared() {
+        retriesInPreparation -= 1
+        guard retriesInPreparation == 0, machine.isIdle, !idleWaiters.isEmpty else { return }
+        deliverGatheredEvents()
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume(returning: machine.summary) }
     }
 
     /// Hands the gathered events to every subscriber, in one batch each.

@@ -36,7 +36,7 @@ struct RequestBodyTransportTests {
         let dir = TemporaryDirectory()
         let path = dir.path("data.bin")
         let content = (0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
-        try Data(content).write(to: URL(fileURLWithPath: path))
+        try TestFile.write(content, to: path)
         let snapshot = try FileInspector.inspect(path)
         let body = RequestBody(segments: [.file(snapshot, range: 1_000..<600_000)], contentType: "application/offset+octet-stream")
         let target = try UploadTarget("http://127.0.0.1:\(server.port)/files/1")
@@ -61,7 +61,7 @@ struct RequestBodyTransportTests {
         let result = try #require(outcome.withLock { $0 })
         #expect(try result.get().status == 204)
         let range = dir.path("range.bin")
-        try Data(content[1_000..<600_000]).write(to: URL(fileURLWithPath: range))
+        try TestFile.write(content[1_000..<600_000], to: range)
         let digest = try LiveUpload.sha256(of: range)
         #expect(try await server.wait(for: "GOT PATCH application/offset+octet-stream 599000 \(digest)"), "\(server.lines)")
         try await transport.shutdown()

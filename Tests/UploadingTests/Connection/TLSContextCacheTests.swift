@@ -49,7 +49,7 @@ struct TLSContextCacheTests {
         try FileManager.default.copyItem(atPath: other.authority, toPath: path)
         _ = try cache.context(for: identity)
         #expect(made.total == 4, "a replaced file is read again")
-        try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: path))
+        try TestFile.write(Array("not a certificate".utf8), to: path)
         #expect(throws: UploadError.self) { try cache.context(for: identity) }
         #expect(made.total == 5)
     }
