@@ -43,6 +43,7 @@ final class ScriptedHTTPServer: Sendable {
         var connections = 0
         var clientSockets: Set<Int32> = []
         var stopped = false
+        var listenerOpen = true
     }
 
     /// The URL to upload to.
@@ -89,15 +90,19 @@ final class ScriptedHTTPServer: Sendable {
     /// How many connections were accepted.
     var connections: Int { state.withLock { $0.connections } }
 
-    /// Closes the listener and every connection.
+    /// Stops the listener and every connection.
+    ///
+    /// Only shuts them down, under the lock their threads close them under: the accept loop
+    /// closes the listener once `accept` fails, each connection's thread closes its socket. A
+    /// descriptor closed here could be reused at once by another test's socket, which the loop's
+    /// next `accept` or a late `shutdown` would then take down (whole-suite runs lost raw
+    /// connections of other tests so).
     func stop() {
-        let sockets = state.withLock { state -> Set<Int32> in
+        state.withLock { state in
             state.stopped = true
-            return state.clientSockets
+            if state.listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
+            for socket in state.clientSockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
     // MARK: Serving
@@ -106,7 +111,8 @@ final class ScriptedHTTPServer: Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
-                if errno == EINTR { continue }
+                if errno == EINTR, !state.withLock({ $0.stopped }) { continue }
+                closeListener()
                 return
             }
             let admitted = state.withLock { state in
@@ -117,14 +123,26 @@ final class ScriptedHTTPServer: Sendable {
             }
             guard admitted else {
                 close(client)
+                closeListener()
                 return
             }
             let thread = Thread { [self] in
                 serve(client)
-                state.withLock { _ = $0.clientSockets.remove(client) }
-                close(client)
+                state.withLock { state in
+                    state.clientSockets.remove(client)
+                    close(client)
+                }
             }
             thread.start()
+        }
+    }
+
+    /// Closes the listening socket, once, under the lock `stop()` shuts it down under.
+    private func closeListener() {
+        state.withLock { state in
+            guard state.listenerOpen else { return }
+            state.listenerOpen = false
+            close(listener)
         }
     }
 
