@@ -665,9 +665,7 @@ public final class UploadManager: @unchecked Sendable {
         // Before the waiters wake: what they then wait for on a subscriber's queue is there.
         deliverGatheredEvents()
         guard retriesInPreparation == 0 else { return }
-        let waiters = idleWaiters
-        idleWaiters = []
-        for waiter in waiters { waiter.resume(returning: idle) }
+        wakeIdleWaiters(with: idle)
     }
 
     /// A retry came back from the file queue and was handed to the machine: wakes the idle
@@ -676,9 +674,14 @@ public final class UploadManager: @unchecked Sendable {
         retriesInPreparation -= 1
         guard retriesInPreparation == 0, machine.isIdle, !idleWaiters.isEmpty else { return }
         deliverGatheredEvents()
+        wakeIdleWaiters(with: machine.summary)
+    }
+
+    /// Resumes every `waitUntilIdle` caller with `summary`.
+    private func wakeIdleWaiters(with summary: UploadSummary) {
         let waiters = idleWaiters
         idleWaiters = []
-        for waiter in waiters { waiter.resume(returning: machine.summary) }
+        for waiter in waiters { waiter.resume(returning: summary) }
     }
 
     /// Hands the gathered events to every subscriber, in one batch each.
