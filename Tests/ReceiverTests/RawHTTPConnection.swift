@@ -33,11 +33,18 @@ final class RawHTTPConnection: Sendable {
         state = Mutex(State(descriptor: descriptor))
     }
 
-    /// Connects to `127.0.0.1:port`.
+    /// Connects to `127.0.0.1:port` and sends `first` at once, on the same thread.
     ///
-    /// - Parameter port: The receiver's port.
+    /// Against a receiver whose header timeout is about a second, a separate ``send(_:)`` after
+    /// the connect can come too late on a loaded test runner (the task waits for a free thread
+    /// of the concurrency pool in between), and the receiver then rightly closes a connection
+    /// that said nothing. Sending in the same call keeps the gap to microseconds.
+    ///
+    /// - Parameters:
+    ///   - port: The receiver's port.
+    ///   - first: Bytes to send as soon as the connection is up (none by default).
     /// - Returns: The connection.
-    static func connect(port: Int) async throws -> RawHTTPConnection {
+    static func connect(port: Int, sending first: [UInt8] = []) async throws -> RawHTTPConnection {
         try await blocking {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw TestFailure("socket() failed, errno \(errno)") }
@@ -54,7 +61,9 @@ final class RawHTTPConnection: Sendable {
                 Glibc.close(descriptor)
                 throw TestFailure("connect() to port \(port) failed, errno \(errno)")
             }
-            return RawHTTPConnection(descriptor: descriptor)
+            let connection = RawHTTPConnection(descriptor: descriptor)
+            try connection.sendNow(first)
+            return connection
         }
     }
 
@@ -62,19 +71,22 @@ final class RawHTTPConnection: Sendable {
     ///
     /// - Parameter bytes: What to send.
     func send(_ bytes: [UInt8]) async throws {
-        try await blocking {
-            try self.state.withLock { state in
-                var offset = 0
-                while offset < bytes.count {
-                    let sent = bytes[offset...].withUnsafeBytes {
-                        Glibc.send(state.descriptor, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL))
-                    }
-                    if sent < 0 {
-                        if errno == EINTR { continue }
-                        throw TestFailure("send() failed, errno \(errno)")
-                    }
-                    offset += sent
+        try await blocking { try self.sendNow(bytes) }
+    }
+
+    /// Sends bytes (all of them) on the calling thread.
+    private func sendNow(_ bytes: [UInt8]) throws {
+        try state.withLock { state in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(state.descriptor, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL))
                 }
+                if sent < 0 {
+                    if errno == EINTR { continue }
+                    throw TestFailure("send() failed, errno \(errno)")
+                }
+                offset += sent
             }
         }
     }
