@@ -22,8 +22,8 @@ struct CommandLineEndToEndTests {
     }
 
     @Test("`ferry send` names each file once, shows file sizes, and a short run's summary gives no made-up rate")
-    func sendLinesReadWell() throws {
-        let receiver = try SpawnedReceiver.start()
+    func sendLinesReadWell() async throws {
+        let receiver = try await SpawnedReceiver.start()
         let scratch = try scratch()
         defer { receiver.terminate(); try? FileManager.default.removeItem(at: scratch) }
         try TestFile.write(Array("hi".utf8), to: scratch.appendingPathComponent("two.txt").path)

@@ -51,7 +51,7 @@ struct InterfaceEndToEndTests {
     private func withThreeSelected(receiverArguments: [String] = [], extra: String = "",
                                    _ body: (TmuxSession, SpawnedReceiver, Sources) async throws -> Void) async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(receiverArguments)
+        let receiver = try await SpawnedReceiver.start(receiverArguments)
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -103,7 +103,7 @@ struct InterfaceEndToEndTests {
 
     @Test func failedRowsShowTheStatusAndRetryAllFinishesThem() async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(["--fail-first", "1"])
+        let receiver = try await SpawnedReceiver.start(["--fail-first", "1"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -148,7 +148,7 @@ struct InterfaceEndToEndTests {
 
     @Test func survivesResizesMidUpload() async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(["--delay", "1500"])
+        let receiver = try await SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -170,7 +170,7 @@ struct InterfaceEndToEndTests {
 
     @Test func quittingWhileUploadingAsksAndTheJobsComeBack() async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(["--delay", "30000"])
+        let receiver = try await SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -199,7 +199,7 @@ struct InterfaceEndToEndTests {
 
     @Test func quittingLetsTheUploadsInFlightFinishFirst() async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(["--delay", "1500"])
+        let receiver = try await SpawnedReceiver.start(["--delay", "1500"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -224,7 +224,7 @@ struct InterfaceEndToEndTests {
     @Test(arguments: [SIGTERM, SIGHUP])
     func aSignalMidUploadSavesTheQueueThenEndsByIt(signal: Int32) async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start(["--delay", "30000"])
+        let receiver = try await SpawnedReceiver.start(["--delay", "30000"])
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }
@@ -255,7 +255,7 @@ struct InterfaceEndToEndTests {
 
     @Test func sigtermRestoresTheTerminal() async throws {
         let binary = try FerryBinary.requirePath()
-        let receiver = try SpawnedReceiver.start()
+        let receiver = try await SpawnedReceiver.start()
         let tmux = try TmuxSession()
         let sources = try Sources()
         defer { tmux.kill(); receiver.terminate(); sources.remove() }

@@ -13,8 +13,8 @@ import TestSupport
 @Suite("Timeouts for slow clients")
 struct TimeoutTests {
     /// `ferry serve` with every timeout about a second (the rate window is serve's 10 s).
-    static func serve(bodyTimeout: Int = 1) throws -> SpawnedReceiver {
-        try SpawnedReceiver.start([
+    static func serve(bodyTimeout: Int = 1) async throws -> SpawnedReceiver {
+        try await SpawnedReceiver.start([
             "--header-timeout", "1", "--body-timeout", "\(bodyTimeout)", "--min-body-rate", "1000",
             "--send-timeout", "2", "--keepalive-timeout", "1",
         ])
@@ -44,7 +44,7 @@ struct TimeoutTests {
 
     @Test("a head that stops half-way is answered 408 and closed; a silent connection is closed")
     func slowHead() async throws {
-        let server = try Self.serve()
+        let server = try await Self.serve()
         defer { server.terminate() }
         do {
             let connection = try await RawHTTPConnection.connect(
@@ -65,7 +65,7 @@ struct TimeoutTests {
 
     @Test("a head sent one byte at a time is cut by the header timeout, not renewed by each byte")
     func trickledHead() async throws {
-        let server = try Self.serve()
+        let server = try await Self.serve()
         defer { server.terminate() }
         do {
             let connection = try await RawHTTPConnection.connect(port: try Self.port(of: server))
@@ -89,7 +89,7 @@ struct TimeoutTests {
 
     @Test("a body that stops is answered 408, its partial file removed, and logged as 408")
     func stalledBody() async throws {
-        let server = try Self.serve()
+        let server = try await Self.serve()
         defer { server.terminate() }
         do {
             let body = RawMultipart.body([.file("f", filename: "stalled.bin", RandomBytes.make(400_000, seed: 8))])
@@ -111,7 +111,7 @@ struct TimeoutTests {
     func tricklingBody() async throws {
         // A body timeout far above the trickle's gaps, so only the rate can cut it, even on a
         // loaded machine where the 200 ms sleeps stretch; the rate is judged over 10 s windows.
-        let server = try Self.serve(bodyTimeout: 10)
+        let server = try await Self.serve(bodyTimeout: 10)
         defer { server.terminate() }
         do {
             let body = RawMultipart.body([.file("f", filename: "slow.bin", RandomBytes.make(100_000, seed: 9))])
@@ -144,7 +144,7 @@ struct TimeoutTests {
 
     @Test("an idle kept-alive connection is closed after the keep-alive timeout; uploads work as before")
     func keepAliveIdle() async throws {
-        let server = try Self.serve()
+        let server = try await Self.serve()
         defer { server.terminate() }
         do {
             let body = RawMultipart.body([.file("f", filename: "ok.bin", RandomBytes.make(200_000, seed: 10))])

@@ -41,19 +41,20 @@ public final class SpawnedReceiver: Sendable {
     }
 
     /// Starts `ferry serve --port 0 --dir <a new temporary directory> <arguments>` and waits
-    /// until it prints its URL.
+    /// until it prints its URL, without holding a thread of the concurrency pool while it waits
+    /// (on 2 cores the pool has 2, and every other test runs on them).
     ///
     /// - Parameters:
     ///   - arguments: More `serve` arguments (`--fail-first 1`, ...).
     ///   - timeout: Seconds to wait for the URL.
     /// - Returns: The running receiver.
     /// - Throws: ``TestFailure`` when the binary is missing or prints no URL in time.
-    public static func start(_ arguments: [String] = [], timeout: Double = 20) throws -> SpawnedReceiver {
+    public static func start(_ arguments: [String] = [], timeout: Double = 20) async throws -> SpawnedReceiver {
         let uploads = TemporaryDirectory()
         let receiver = try SpawnedReceiver(arguments: ["--port", "0", "--dir", uploads.path] + arguments, uploads: uploads)
-        let deadline = Date().addingTimeInterval(timeout)
-        while receiver.lines.isEmpty, !receiver.output.isFinished, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while receiver.lines.isEmpty, !receiver.output.isFinished, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
         }
         guard !receiver.baseURL.isEmpty else {
             receiver.terminate()

@@ -93,7 +93,7 @@ struct FirstContactCommandTests {
 
     @Test("ferry serve prints the upload URL first, and an upload there lands")
     func serveFirstLine() async throws {
-        let receiver = try SpawnedReceiver.start()
+        let receiver = try await SpawnedReceiver.start()
         defer { receiver.terminate() }
         #expect(receiver.uploadURL.wholeMatch(of: /http:\/\/127\.0\.0\.1:\d+\/upload/) != nil, "\(receiver.uploadURL)")
         let dir = TemporaryDirectory()

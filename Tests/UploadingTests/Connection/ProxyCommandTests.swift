@@ -55,7 +55,7 @@ struct ProxyCommandTests {
 
     @Test("http_proxy forwards plain http to ferry serve; the proxy's log shows the absolute-form request")
     func httpProxyVariable() async throws {
-        let receiver = try SpawnedReceiver.start()
+        let receiver = try await SpawnedReceiver.start()
         defer { receiver.terminate() }
         let proxy = try Tinyproxy()
         let url = receiver.baseURL + "/upload"
