@@ -40,8 +40,7 @@ struct StreamingTests {
     @Test("the length is known without reading files and the reader counts what it produced")
     func lengthFromSizes() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/sparse.bin"
-        dir.file("sparse.bin", bytes: 0)
+        let path = dir.file("sparse.bin", bytes: 0)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: 5 << 30)
         try handle.close()

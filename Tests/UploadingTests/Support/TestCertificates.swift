@@ -15,6 +15,10 @@ final class TestCertificates {
         case notYetValid
     }
 
+    /// `openssl req`'s options for every new key: P-256, which is made in milliseconds where an
+    /// RSA key can take seconds of a busy machine.
+    private static let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
+
     /// Where the PEM files are.
     let directory: TemporaryDirectory
     /// The authority's certificate (PEM): what a client is told to trust.
@@ -28,7 +32,7 @@ final class TestCertificates {
         directory = TemporaryDirectory()
         authority = directory.path("ca.pem")
         authorityKey = directory.path("ca.key")
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", authorityKey, "-out", authority,
+        try Self.openssl(["req", "-x509"] + Self.newKey + ["-nodes", "-keyout", authorityKey, "-out", authority,
                           "-days", "2", "-subj", "/CN=\(name)",
                           "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
     }
@@ -49,7 +53,7 @@ final class TestCertificates {
         let extensions = directory.path("\(name).ext")
         try "subjectAltName=\(names.joined(separator: ","))\nextendedKeyUsage=\(usage)\n"
             .write(toFile: extensions, atomically: true, encoding: .utf8)
-        try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=\(name)"])
+        try Self.openssl(["req"] + Self.newKey + ["-nodes", "-keyout", key, "-out", request, "-subj", "/CN=\(name)"])
         switch validity {
         case .current:
             try Self.openssl(["x509", "-req", "-in", request, "-CA", authority, "-CAkey", authorityKey, "-CAcreateserial",
@@ -72,7 +76,7 @@ final class TestCertificates {
         -> (certificate: String, key: String) {
         let certificate = directory.path("\(name).pem")
         let key = directory.path("\(name).key")
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+        try Self.openssl(["req", "-x509"] + Self.newKey + ["-nodes", "-keyout", key, "-out", certificate, "-days", "2",
                           "-subj", "/CN=\(name)", "-addext", "subjectAltName=\(names.joined(separator: ","))"])
         return (certificate, key)
     }
