@@ -10,6 +10,10 @@
 #     run, HTTP/2 offered by ALPN, so curl -Z multiplexes its transfers over one connection;
 #     both clients trust the run's authority with --cacert; Ferry uses HTTP/1.1, its default).
 #   FERRY_ARGS (empty): more ferry send options, e.g. --http2 (split at spaces).
+#   MANY_SHAPE (sink): how nginx answers. sink: nginx reads each body itself and answers 200.
+#     proxy: nginx reads each body, then proxies the request (proxy_pass, kept-alive upstream
+#     connections) to an upstream server block of its own that reads it and answers 200, as most
+#     production upload endpoints run; answers then come one upstream round trip later.
 #   BENCH_DIR (/tmp/ferry-bench): where the files live (generated once per N, then reused) and
 #   the per-run records (many-results-DATE-PID.jsonl, one file per invocation).
 #
@@ -79,7 +83,54 @@ fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-write_nginx_conf() {
+shape="${MANY_SHAPE:-sink}"
+case "$shape" in sink|proxy) ;; *) echo "MANY_SHAPE must be sink or proxy, not $shape" >&2; exit 2 ;; esac
+
+# The location that reads the whole body before it answers 200 (see the comment in the config).
+sink_location() {
+    cat <<'EOF'
+        location = /upload {
+            client_max_body_size 0;
+            mirror /discard;
+            mirror_request_body on;
+            empty_gif;
+            error_page 405 =200 @ok;
+        }
+        location = /discard { internal; return 204; }
+        location @ok { return 200 "ok\n"; }
+EOF
+}
+
+# The front server's /upload: the sink itself, or a proxy to the sink on the upstream port.
+front_location() {
+    if [ "$shape" = proxy ]; then
+        cat <<'EOF'
+        # Reads the whole body (proxy_request_buffering on, the default), then proxies it.
+        location = /upload {
+            client_max_body_size 0;
+            proxy_pass http://sink;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+EOF
+    else
+        sink_location
+    fi
+}
+
+# With MANY_SHAPE=proxy, the upstream the front server proxies to.
+upstream_server() { # upstream-port
+    [ "$shape" = proxy ] || return 0
+    cat <<EOF
+    upstream sink { server 127.0.0.1:$1; keepalive 32; }
+    server {
+        listen 127.0.0.1:$1;
+$(sink_location)
+    }
+EOF
+}
+
+write_nginx_conf() { # front-port upstream-port
     cat > "$nginx_dir/nginx.conf" <<EOF
 # Written by Benchmarks/many-files.sh. Stock keep-alive (keepalive_requests 1000,
 # keepalive_timeout 75s): a client must cope with nginx closing a connection every 1000 requests.
@@ -110,16 +161,9 @@ http {
         #   3. ... which error_page turns into the 200 of @ok.
         # Checked below: a request whose body is held back gets no answer until the body is
         # complete (without the mirror it is answered at once).
-        location = /upload {
-            client_max_body_size 0;
-            mirror /discard;
-            mirror_request_body on;
-            empty_gif;
-            error_page 405 =200 @ok;
-        }
-        location = /discard { internal; return 204; }
-        location @ok { return 200 "ok\n"; }
+$(front_location)
     }
+$(upstream_server "$2")
 }
 EOF
 }
@@ -128,7 +172,7 @@ start_nginx() {
     local attempt
     for attempt in 1 2 3; do
         port="$(free_port)"
-        write_nginx_conf "$port"
+        write_nginx_conf "$port" "$(free_port)"
         nginx -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$nginx_dir/error.log" 9>&- &
         nginx_pid=$!
         for _ in $(seq 1 50); do
@@ -148,7 +192,7 @@ start_nginx() {
 
 start_nginx
 url="$scheme://127.0.0.1:$port/upload"
-echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $url (master $nginx_pid, worker $nginx_workers)" >&2
+echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') ($shape) on $url (master $nginx_pid, worker $nginx_workers)" >&2
 
 # The receiver must answer 200 to a multipart POST, and only once it has read the whole body.
 printf 'x%.0s' $(seq 1 200) > "$nginx_dir/check.bin"
