@@ -103,9 +103,7 @@ final class TransferExchange: TransportTask {
             uri = "http://\(request.message.target.hostHeader)\(uri)"
             if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
             completion = { [completion] result in
-                guard case let .success(response) = result, response.status == 407 else { return completion(result) }
-                completion(.failure(.transferFailed(reason: .proxyAuthenticationFailed(
-                    proxy: proxy.address, status: 407, credentialsGiven: proxy.hasCredentials))))
+                completion(ServerAnswerMapping.outcome(result, throughForwardingProxy: proxy))
             }
         }
         self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.message.method),
