@@ -5,6 +5,9 @@ import NIOHTTP1
 import NIOHTTP2
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import HTTPUploadTransport
 @testable import Uploading
 
@@ -158,6 +161,25 @@ struct EmbeddedConnectionTests {
         channel.embeddedEventLoop.run()
         #expect(ending.ended.withLock { $0.count } == 1)
         #expect(ending.ended.withLock { $0.first?.1 } == .close)
+        #expect(!channel.isActive)
+    }
+
+    @Test("a reset during an HTTP/1.1 exchange fails it as a drop before any response, and closes the connection")
+    func resetDuringExchange() throws {
+        let (channel, connection) = try Self.http1Connection()
+        let ending = Ending()
+        connection.execute(try Self.request(token: 5, isCancelled: { false }, ending: ending))
+        channel.embeddedEventLoop.run()
+        channel.pipeline.fireErrorCaught(IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)"))
+        channel.embeddedEventLoop.run()
+        let ended = ending.ended.withLock { $0 }
+        #expect(ended.count == 1)
+        guard case let .failed(.transferFailed, beforeResponse)? = ended.first?.0 else {
+            Issue.record("ended as \(ended)")
+            return
+        }
+        #expect(beforeResponse, "a reset before any response byte is a drop the attempt may re-send")
+        #expect(ended.first?.1 == .close)
         #expect(!channel.isActive)
     }
 }

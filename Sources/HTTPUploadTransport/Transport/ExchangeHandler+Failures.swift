@@ -38,10 +38,16 @@ extension ExchangeHandler {
 
     /// Whether `error` says the server did not process this HTTP/2 stream
     /// (`ServerAnswerMapping.isRefusedStream`, from the connection's GOAWAY and the stream's ID).
+    /// Only an HTTP/2 stream's channel (one with a parent) is asked for its stream ID: a socket
+    /// channel traps on the option.
     private func isRefusal(_ error: any Error) -> Bool {
-        let watcher = context?.channel.parent.flatMap { try? $0.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self) }
-        let streamID = try? context?.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
-        return ServerAnswerMapping.isRefusedStream(error, goAwayLastStreamID: watcher?.goAwayLastStreamID, streamID: streamID)
+        guard let stream = context?.channel, let connection = stream.parent,
+              let watcher = try? connection.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self),
+              let last = watcher.goAwayLastStreamID else {
+            return ServerAnswerMapping.isRefusedStream(error, goAwayLastStreamID: nil, streamID: nil)
+        }
+        let streamID = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+        return ServerAnswerMapping.isRefusedStream(error, goAwayLastStreamID: last, streamID: streamID)
     }
 
     /// Whether `error` is a TLS failure (after which the server's certificate is worth showing).
