@@ -36,8 +36,6 @@ struct TransferAttemptStateMachine<Connection: Sendable, Pump: Sendable>: Sendab
         case withdraw(LeaseID, Pump, report: Outcome)
         /// Close the pump and report `outcome` (no lease is outstanding).
         case closePump(Pump, report: Outcome)
-        /// Close the pump; the attempt already reported.
-        case closeOnly(Pump)
         /// Give back a connection delivered after the attempt ended, unused (reusable).
         case giveBack(Connection, LeaseID)
         /// Cancel the exchange named by `lease` on `connection`; it reports as it ends.
@@ -122,10 +120,8 @@ struct TransferAttemptStateMachine<Connection: Sendable, Pump: Sendable>: Sendab
             }
             state = .leasing(lease, pump)
             return .lease(lease, fresh: resent)
-        case .finished:
-            return .closeOnly(pump)
-        case .leasing, .running, .following, .redirected:
-            preconditionFailure("a try began while another one runs")
+        case .leasing, .running, .following, .redirected, .finished:
+            preconditionFailure("a try began while another one runs or after the outcome")
         }
     }
 

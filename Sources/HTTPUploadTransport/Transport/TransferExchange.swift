@@ -166,8 +166,6 @@ final class TransferExchange: TransportTask {
         case let .closePump(pump, outcome):
             pump.close()
             completion(outcome)
-        case let .closeOnly(pump):
-            pump.close()
         case let .giveBack(connection, lease):
             pool.release(connection, lease: lease, reusable: true)
         case let .cancelExchange(connection, lease):
