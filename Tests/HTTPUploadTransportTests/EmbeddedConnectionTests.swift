@@ -5,6 +5,9 @@ import NIOHTTP1
 import NIOHTTP2
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import HTTPUploadTransport
 @testable import Uploading
 
@@ -159,5 +162,68 @@ struct EmbeddedConnectionTests {
         #expect(ending.ended.withLock { $0.count } == 1)
         #expect(ending.ended.withLock { $0.first?.1 } == .close)
         #expect(!channel.isActive)
+    }
+
+    @Test("a reset during an HTTP/1.1 exchange fails it as a drop before any response, and closes the connection")
+    func resetDuringExchange() throws {
+        let (channel, connection) = try Self.http1Connection()
+        let ending = Ending()
+        connection.execute(try Self.request(token: 5, isCancelled: { false }, ending: ending))
+        channel.embeddedEventLoop.run()
+        channel.pipeline.fireErrorCaught(IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)"))
+        channel.embeddedEventLoop.run()
+        let ended = ending.ended.withLock { $0 }
+        #expect(ended.count == 1)
+        guard case let .failed(.transferFailed, beforeResponse)? = ended.first?.0 else {
+            Issue.record("ended as \(ended)")
+            return
+        }
+        #expect(beforeResponse, "a reset before any response byte is a drop the attempt may re-send")
+        #expect(ended.first?.1 == .close)
+        #expect(!channel.isActive)
+    }
+
+    /// An HTTP/2 connection on a connected `EmbeddedChannel` (its preface and SETTINGS already
+    /// read out), whose streams end with an `ExchangeHandler`.
+    private static func http2Connection() throws -> (EmbeddedChannel, PooledConnection) {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+        let http2 = NIOHTTP2Handler(mode: .client, eventLoop: channel.eventLoop) { $0.eventLoop.makeSucceededVoidFuture() }
+        try channel.pipeline.syncOperations.addHandler(http2)
+        let multiplexer = try http2.syncMultiplexer()
+        while try channel.readOutbound(as: ByteBuffer.self) != nil {}
+        return (channel, PooledConnection(id: .init(value: 2), channel: channel, multiplexer: multiplexer, streamCapacity: 10))
+    }
+
+    @Test("HTTP/2: a cancel that reaches the event loop before the exchange's start is not lost: no stream, nothing sent")
+    func cancelBeforeStreamStart() throws {
+        let (channel, connection) = try Self.http2Connection()
+        let cancelled = Flag()
+        let ending = Ending()
+        let request = try Self.request(token: 9, isCancelled: { cancelled.isSet }, ending: ending)
+        cancelled.set()
+        connection.cancel(token: 9)
+        connection.execute(request)
+        channel.embeddedEventLoop.run()
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil, "nothing was sent")
+        let ended = ending.ended.withLock { $0 }
+        #expect(ended.count == 1)
+        #expect(ended.first?.0 == .failed(.transferFailed(reason: .other(message: "cancelled")), beforeResponse: true))
+        #expect(channel.isActive)
+        _ = try? channel.finish()
+    }
+
+    @Test("HTTP/2: a cancel right after the exchange was handed over ends it cancelled, once; the connection stays open")
+    func cancelWhileStreamOpens() throws {
+        let (channel, connection) = try Self.http2Connection()
+        let ending = Ending()
+        connection.execute(try Self.request(token: 4, isCancelled: { false }, ending: ending))
+        connection.cancel(token: 4)
+        channel.embeddedEventLoop.run()
+        let ended = ending.ended.withLock { $0 }
+        #expect(ended.count == 1)
+        #expect(ended.first?.0 == .failed(.transferFailed(reason: .other(message: "cancelled")), beforeResponse: false))
+        #expect(channel.isActive, "a stream's cancel resets the stream, not the connection")
+        _ = try? channel.finish()
     }
 }

@@ -17,83 +17,12 @@
 /// opening one fails. After the server's GOAWAY a multiplexed connection is `draining`: it takes
 /// no new lease and is closed when its last one ends.
 struct ConnectionPoolStateMachine: Sendable {
-    /// A connection's identity, assigned by the machine.
-    struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConvertible {
-        let value: Int
-        static func < (left: Self, right: Self) -> Bool { left.value < right.value }
-        var description: String { "c\(value)" }
-    }
-
-    /// A lease request's identity, assigned by the caller.
-    struct LeaseID: Hashable, Sendable, CustomStringConvertible {
-        let value: Int
-        var description: String { "l\(value)" }
-    }
-
-    /// Why a lease was not served.
-    enum LeaseFailure: Error, Sendable, Equatable {
-        /// The pool is shutting down.
-        case shutDown
-        /// Connecting failed; the I/O layer's error is passed along separately.
-        case connectFailed
-    }
-
-    /// What the I/O layer must do.
-    enum Action: Sendable, Equatable {
-        /// Open connection `id` to `endpoint` and report `connected` or `connectFailed`.
-        case connect(ConnectionID, PoolEndpoint)
-        /// Give connection `id` to the lease.
-        case handOver(ConnectionID, to: LeaseID)
-        /// Close connection `id` (it is already counted as closing) and report `closed`.
-        case close(ConnectionID)
-        /// Tell the lease it will get no connection.
-        case failLease(LeaseID, LeaseFailure)
-    }
-
-    /// Where a connection is.
-    enum Place: Sendable, Equatable {
-        /// Being opened for a lease (nil when that lease was cancelled meanwhile).
-        case connecting(for: LeaseID?)
-        /// Open and unused, waiting for a lease.
-        case idle
-        /// In use by a lease.
-        case leased(LeaseID)
-        /// HTTP/2: carrying `leases` (none when unused), at most `capacity` at once.
-        case multiplexed(leases: Set<LeaseID>, capacity: Int)
-        /// HTTP/2 after the server's GOAWAY: carrying its last `leases`, taking no more; closed
-        /// when they have ended.
-        case draining(leases: Set<LeaseID>)
-        /// Closing; counted until the I/O layer reports it closed.
-        case closing
-    }
-
-    private struct Connection: Sendable {
-        let endpoint: PoolEndpoint
-        var place: Place
-    }
-
-    private struct Waiter: Sendable {
-        let lease: LeaseID
-        let fresh: Bool
-    }
-
-    private struct Endpoint: Sendable {
-        /// Idle connections, most recently released last.
-        var idle: [ConnectionID] = []
-        /// Multiplexed connections taking new leases, oldest first.
-        var multiplexed: [ConnectionID] = []
-        var count = 0
-        var waiters: [Waiter] = []
-        /// Whether leases wait for a connection being opened instead of opening their own: the
-        /// endpoint may speak HTTP/2, and neither has a connection turned out to speak HTTP/1
-        /// nor has opening one failed since the last that turned out to speak HTTP/2.
-        var expectsMultiplexing: Bool
-    }
-
     /// The most connections open to one endpoint at a time.
     let maximumPerEndpoint: Int
-    private var connections: [ConnectionID: Connection] = [:]
-    private var endpoints: [PoolEndpoint: Endpoint] = [:]
+    /// Every connection counted, by ID (changed only by the events).
+    private(set) var connections: [ConnectionID: Connection] = [:]
+    /// Every endpoint's bookkeeping (changed only by the events).
+    private(set) var endpoints: [PoolEndpoint: Endpoint] = [:]
     private var leases: [LeaseID: PoolEndpoint] = [:]
     private var nextConnection = 1
     private(set) var isShutDown = false
@@ -290,70 +219,6 @@ struct ConnectionPoolStateMachine: Sendable {
         return serve(connection.endpoint)
     }
 
-    // MARK: Inspection
-
-    /// Where connection `id` is, if the pool has it.
-    func place(of id: ConnectionID) -> Place? {
-        connections[id]?.place
-    }
-
-    /// How many connections are in each place, over every endpoint (a multiplexed connection
-    /// carrying no lease counts as idle, one carrying any as leased, a draining one as leased).
-    var census: ConnectionPoolCensus {
-        var census = ConnectionPoolCensus()
-        for connection in connections.values {
-            switch connection.place {
-            case .connecting: census.connecting += 1
-            case .idle: census.idle += 1
-            case .leased, .draining: census.leased += 1
-            case let .multiplexed(carried, _):
-                if carried.isEmpty { census.idle += 1 } else { census.leased += 1 }
-            case .closing: census.closing += 1
-            }
-        }
-        census.waiting = endpoints.values.reduce(0) { $0 + $1.waiters.count }
-        return census
-    }
-
-    /// Checks the machine's invariants; returns a description of the first one broken.
-    func invariantViolation() -> String? {
-        for (endpoint, state) in endpoints {
-            let counted = connections.values.filter { $0.endpoint == endpoint }.count
-            if counted != state.count { return "\(endpoint): count \(state.count) but \(counted) connections" }
-            if state.count > maximumPerEndpoint { return "\(endpoint): \(state.count) connections over the limit" }
-            for id in state.idle where connections[id]?.place != .idle { return "\(endpoint): \(id) listed idle but is not" }
-            let idle = connections.filter { $0.value.endpoint == endpoint && $0.value.place == .idle }.count
-            if idle != state.idle.count { return "\(endpoint): \(idle) idle connections, \(state.idle.count) listed" }
-            let multiplexed = connections.filter {
-                guard $0.value.endpoint == endpoint, case .multiplexed = $0.value.place else { return false }
-                return true
-            }
-            if Set(multiplexed.keys) != Set(state.multiplexed) || multiplexed.count != state.multiplexed.count {
-                return "\(endpoint): multiplexed connections \(multiplexed.keys.sorted()), \(state.multiplexed) listed"
-            }
-            var roomToMultiplex = false
-            for connection in multiplexed.values {
-                guard case let .multiplexed(carried, capacity) = connection.place else { continue }
-                // A lowered capacity may leave more leases carried than it allows; `serve` hands
-                // over none then.
-                if carried.count < capacity { roomToMultiplex = true }
-            }
-            if let head = state.waiters.first {
-                let opening = connections.values.contains {
-                    guard $0.endpoint == endpoint, case .connecting = $0.place else { return false }
-                    return true
-                }
-                let waitsForOpening = !head.fresh && state.expectsMultiplexing && opening
-                if state.count < maximumPerEndpoint, !waitsForOpening {
-                    return "\(endpoint): \(head.lease) waits with room to connect"
-                }
-                if !head.fresh, !state.idle.isEmpty { return "\(endpoint): \(head.lease) waits beside an idle connection" }
-                if !head.fresh, roomToMultiplex { return "\(endpoint): \(head.lease) waits beside a multiplexed connection with room" }
-            }
-        }
-        return nil
-    }
-
     // MARK: Serving waiters
 
     /// Serves the endpoint's waiters in order while there is a connection or room for one: a
@@ -406,27 +271,5 @@ struct ConnectionPoolStateMachine: Sendable {
             }
         }
         return actions
-    }
-
-    /// The oldest of `candidates` carrying fewer leases than its capacity.
-    private func multiplexedWithRoom(_ candidates: [ConnectionID]) -> ConnectionID? {
-        candidates.first { id in
-            guard case let .multiplexed(carried, capacity)? = connections[id]?.place else { return false }
-            return carried.count < capacity
-        }
-    }
-
-    /// Whether multiplexed connection `id` carries no lease.
-    private func isUnused(_ id: ConnectionID) -> Bool {
-        guard case let .multiplexed(carried, _)? = connections[id]?.place else { return false }
-        return carried.isEmpty
-    }
-
-    /// Whether a connection to `endpoint` is being opened.
-    private func isOpeningConnection(to endpoint: PoolEndpoint) -> Bool {
-        connections.values.contains { connection in
-            guard connection.endpoint == endpoint, case .connecting = connection.place else { return false }
-            return true
-        }
     }
 }

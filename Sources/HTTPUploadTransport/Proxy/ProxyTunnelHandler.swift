@@ -4,8 +4,8 @@ import Uploading
 /// The first handler of a connection to a proxy for an `https://` server: sends `CONNECT` as
 /// the connection becomes active, reads the proxy's answer (`ProxyConnectAnswer`) and
 /// completes its promise: with success on a 2xx, from which on it passes every byte through,
-/// or with the `UploadError` the answer means (407, another status, no answer), closing the
-/// connection. The pool then adds TLS and the HTTP handlers behind it and removes it.
+/// or with the `UploadError` the answer means (`ServerAnswerMapping.tunnelFailure`; no answer),
+/// closing the connection. The pool then adds TLS and the HTTP handlers behind it and removes it.
 ///
 /// Every method runs on the channel's event loop.
 final class ProxyTunnelHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -124,18 +124,12 @@ final class ProxyTunnelHandler: ChannelInboundHandler, RemovableChannelHandler {
             fail(.proxyConnectFailed(proxy: proxy.address, message: "its answer to CONNECT is too long"), context: context)
             return
         }
-        if answer.isEstablished {
+        if let failure = ServerAnswerMapping.tunnelFailure(of: answer, proxy: proxy, target: target) {
+            fail(failure, context: context)
+        } else {
             let rest = bytes[answer.headLength...]
             state = .established(leftover: rest.isEmpty ? nil : context.channel.allocator.buffer(bytes: rest))
             promise.succeed()
-        } else if answer.status == 407 || answer.status == 401 {
-            // Only the proxy answers CONNECT, so a 401 is its refusal too (tinyproxy's for
-            // wrong credentials).
-            fail(.proxyAuthenticationFailed(proxy: proxy.address, status: answer.status, credentialsGiven: proxy.hasCredentials),
-                 context: context)
-        } else {
-            fail(.proxyRefusedTunnel(proxy: proxy.address, target: target, status: answer.status,
-                                     reasonPhrase: answer.reasonPhrase), context: context)
         }
     }
 

@@ -1,12 +1,8 @@
 import Multipart
 import NIOCore
 import NIOHTTP1
-import NIOHTTP2
 import NIOSSL
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import Uploading
 
 /// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
@@ -34,37 +30,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// One request to run.
-    struct Request: Sendable {
-        /// Names the exchange for `cancel(token:)`.
-        let token: Int
-        /// Whether the attempt was cancelled: a cancel that reached the event loop before the
-        /// exchange started cannot name it yet, so `PooledConnection` asks this at the start.
-        let isCancelled: @Sendable () -> Bool
-        /// The request head.
-        let head: HTTPRequestHead
-        /// The body's length (its `Content-Length`).
-        let bodyLength: Int64
-        /// The body, already reading.
-        let pump: BodyPump
-        /// How long no byte may move before the exchange fails.
-        let idleTimeout: TimeAmount
-        /// Receives cumulative body bytes written, after every completed write and on every
-        /// watchdog tick.
-        let progress: @Sendable (Int64) -> Void
-        /// Asked just before the body's last byte is written: false holds it back, and the
-        /// exchange fails and closes the connection instead (`UploadTransport`).
-        let bodyCompleting: @Sendable () -> Bool
-        /// Receives the outcome once, after the connection was closed or made reusable, and
-        /// whether a failure before any response byte may be re-sent on a new connection without
-        /// counting an attempt: the connection had carried an exchange before this one and the
-        /// server certainly lacks the request (HTTP/1.1: the server closed it while idle, before
-        /// the last byte or with a reset; `ExchangeStateMachine.requestCertainlyIncomplete`), or
-        /// the server refused the stream (HTTP/2).
-        let ended: @Sendable (ExchangeStateMachine.Outcome, ExchangeStateMachine.ConnectionFate, _ mayResend: Bool) -> Void
-    }
-
-    private struct Running {
+    /// The exchange running (internal for the handler's extensions).
+    struct Running {
         let request: Request
         let generation: Int
         let reused: Bool
@@ -93,8 +60,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// How long an unused connection stays open; nil on an HTTP/2 stream, which carries one
     /// exchange.
     private let pooledIdleTimeout: TimeAmount?
-    private var context: ChannelHandlerContext?
-    private var running: Running?
+    /// The handler's context while it is in a pipeline.
+    private(set) var context: ChannelHandlerContext?
+    /// The exchange running, if any.
+    var running: Running?
     private var generation = 0
     private var idleClose: Scheduled<Void>?
 
@@ -161,86 +130,6 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func cancel(token: Int) {
         guard running?.request.token == token else { return }
         act(running?.machine.failed(.other(message: "cancelled"), connectionDropped: false))
-    }
-
-    private func sendNextChunk() {
-        guard let running, !running.machine.isFinished, let context else { return }
-        let generation = running.generation
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        running.request.pump.next(on: context.eventLoop) { result in
-            handler.value.chunkRead(result, generation: generation)
-        }
-    }
-
-    private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
-        guard let running, running.generation == generation, let context else { return }
-        switch result {
-        case let .failure(error):
-            // Also after the last byte went out: the file changed while it was read.
-            act(self.running?.machine.bodyFailed(error))
-        case .success(nil):
-            // The reader's final check passed; the end went out with the last byte, or (an
-            // empty body) goes out now.
-            guard !running.endWritten, running.machine.isSendingBody else { return }
-            guard running.request.bodyCompleting() else { return holdBackLastByte() }
-            writeEnd(context: context, generation: generation)
-        case let .success(chunk?):
-            guard running.machine.isSendingBody else { return }
-            let count = chunk.readableBytes
-            if running.bytesQueued + Int64(count) == running.request.bodyLength, !running.request.bodyCompleting() {
-                return holdBackLastByte()
-            }
-            self.running?.bytesQueued += Int64(count)
-            let promise = context.eventLoop.makePromise(of: Void.self)
-            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
-            promise.futureResult.assumeIsolated().whenComplete { result in
-                self.chunkWritten(count, result: result, generation: generation)
-            }
-            if self.running?.bytesQueued == running.request.bodyLength {
-                // The last byte: the request's end goes out in the same flush, so the exchange
-                // knows the request is complete before any answer can arrive (and can reuse the
-                // connection). The pump still reads on, for the reader's final check.
-                writeEnd(context: context, generation: generation)
-            } else {
-                context.flush()
-            }
-        }
-    }
-
-    /// Ends the exchange without the body's last byte, which its request's `bodyCompleting`
-    /// held back (the transfer was cancelled, or could not be recorded): the connection closes,
-    /// so the server never has the whole request.
-    private func holdBackLastByte() {
-        act(running?.machine.failed(.other(message: "the body's last byte was held back"), connectionDropped: false))
-    }
-
-    private func writeEnd(context: ChannelHandlerContext, generation: Int) {
-        running?.endWritten = true
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
-        promise.futureResult.assumeIsolated().whenComplete { result in
-            guard self.running?.generation == generation else { return }
-            switch result {
-            case .success: self.act(self.running?.machine.bodyEnded())
-            case let .failure(error):
-                if TransferErrorMapping.isPeerReset(error) { self.running?.machine.connectionReset() }
-                self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
-            }
-        }
-    }
-
-    private func chunkWritten(_ count: Int, result: Result<Void, any Error>, generation: Int) {
-        guard running?.generation == generation else { return }
-        switch result {
-        case .success:
-            running?.machine.bodyPartWritten(count)
-            running?.lastActivity = .now()
-            if let running { running.request.progress(running.machine.bytesSent) }
-            sendNextChunk()
-        case let .failure(error):
-            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
-            act(running?.machine.bodyWriteFailed(Self.describe(error)))
-        }
     }
 
     // MARK: Inbound
@@ -319,65 +208,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// Fails the running exchange for `error`, in words naming the request's host.
-    private func fail(with error: any Error, certificate: PeerCertificateFacts?) {
-        guard let current = running else { return }
-        if isRefusal(error) {
-            running?.refused = true
-            let reason = UploadError.TransferReason.connectionLost(
-                message: "\(Self.host(of: current.request.head)) refused the request's HTTP/2 stream without processing it")
-            act(running?.machine.failed(reason, connectionDropped: true))
-            return
-        }
-        let reason = TransferErrorMapping.reason(
-            for: error, host: Self.host(of: current.request.head), replyBeginning: current.replyBeginning,
-            responseHeadReceived: current.headReceived, peerCertificate: certificate, now: Int64(time(nil)))
-        act(running?.machine.failed(reason, connectionDropped: TransferErrorMapping.isConnectionDrop(error)))
-    }
-
-    /// The server's certificate, if TLS received one (also after a failed verification: BoringSSL
-    /// keeps the certificate of the handshake in progress).
-    private func peerCertificate(context: ChannelHandlerContext) -> PeerCertificateFacts? {
-        guard let tls = try? (context.channel.parent ?? context.channel).pipeline.syncOperations
-            .handler(type: NIOSSLClientHandler.self),
-              let certificate = tls.peerCertificate else { return nil }
-        return PeerCertificateFacts(certificate)
-    }
-
-    /// Whether `error` says the server did not process this HTTP/2 stream: it refused it, the
-    /// stream was opened after the server's GOAWAY, or — once the server sent GOAWAY — it was
-    /// reset or could not be written (the connection had closed, `IOOnClosedConnection`) with a
-    /// stream ID above the GOAWAY's last, or before it had an ID.
-    private func isRefusal(_ error: any Error) -> Bool {
-        if error is NIOHTTP2Errors.CreatedStreamAfterGoaway { return true }
-        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return true }
-        guard error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.IOOnClosedConnection, let context else {
-            return false
-        }
-        guard let connection = context.channel.parent,
-              let watcher = try? connection.pipeline.syncOperations.handler(type: HTTP2ConnectionWatcher.self),
-              let last = watcher.goAwayLastStreamID else { return false }
-        guard let stream = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return true }
-        return stream > last
-    }
-
-    private static func isTLSFailure(_ error: any Error) -> Bool {
-        error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError
-    }
-
-    /// The host a request is for: its `Host` header without the port.
-    static func host(of head: HTTPRequestHead) -> String {
-        let value = head.headers.first(name: "host") ?? "the server"
-        if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
-            return String(value[value.index(after: value.startIndex)..<end])
-        }
-        if let colon = value.lastIndex(of: ":") { return String(value[..<colon]) }
-        return value
-    }
-
     // MARK: Ending
 
-    private func act(_ action: ExchangeStateMachine.Action?) {
+    /// Carries out what the exchange's machine decided.
+    func act(_ action: ExchangeStateMachine.Action?) {
         guard let action else { return }
         switch action {
         case .none:
@@ -389,12 +223,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .finish(var outcome, let fate):
             guard let ended = running else { return }
             running = nil
-            if case let .response(response) = outcome, let context,
-               (try? (context.channel.parent ?? context.channel).pipeline.syncOperations
-                   .handler(type: NIOSSLClientHandler.self)) != nil,
-               let problem = NginxClientCertificateAnswer.problem(in: response) {
-                let reason = UploadError.TransferReason.tlsRejected(host: Self.host(of: ended.request.head), problem: problem)
-                outcome = .failed(.transferFailed(reason: reason), beforeResponse: false)
+            if case let .response(response) = outcome, let context {
+                let overTLS = (try? (context.channel.parent ?? context.channel).pipeline.syncOperations
+                    .handler(type: NIOSSLClientHandler.self)) != nil
+                outcome = ServerAnswerMapping.outcome(of: response, host: Self.host(of: ended.request.head), overTLS: overTLS)
             }
             ended.watchdog?.cancel()
             ended.request.pump.close()
@@ -442,9 +274,5 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 self.watch(limit, generation: generation)
             }
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        "sending the body failed: " + TransferErrorMapping.message(for: error)
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 import Uploading
 
 /// One attempt on `HTTPTransport`: leases a connection, runs the exchange on it, gives the
-/// connection back, and reports the outcome once.
+/// connection back, and reports the outcome once — carrying out what its
+/// `TransferAttemptStateMachine` decides.
 ///
 /// A reused connection that proves dead before any response byte arrived (the server closed it
 /// while it was idle, just as it was reused) is not a failure of the attempt: the request is
@@ -18,13 +19,7 @@ import Uploading
 /// which reports in this one's place: a redirect is not a new attempt, and progress starts again
 /// from 0.
 final class TransferExchange: TransportTask {
-    private enum Phase: Sendable {
-        case leasing(ConnectionPool.LeaseID, BodyPump)
-        case running(PooledConnection, token: Int)
-        /// The exchange for the redirected request (`State.hop`) carries on.
-        case redirected
-        case finished
-    }
+    private typealias Machine = TransferAttemptStateMachine<PooledConnection, BodyPump>
 
     /// How a try of the request begins.
     private enum Try {
@@ -39,9 +34,7 @@ final class TransferExchange: TransportTask {
     }
 
     private struct State: Sendable {
-        var phase: Phase?
-        var cancelled = false
-        var resent = false
+        var machine: Machine
         /// Body bytes written by the current try.
         var written: Int64 = 0
         /// When `progress` last received a report (the exchange's start before the first).
@@ -68,7 +61,7 @@ final class TransferExchange: TransportTask {
     private let progress: @Sendable (Int64) -> Void
     private let bodyCompleting: @Sendable () -> Bool
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// The request as this exchange sends it (for a redirect's request).
     private let request: UploadRequest
     /// The URLs followed to reach this exchange's target, which is the last; empty when the
@@ -110,9 +103,7 @@ final class TransferExchange: TransportTask {
             uri = "http://\(request.message.target.hostHeader)\(uri)"
             if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
             completion = { [completion] result in
-                guard case let .success(response) = result, response.status == 407 else { return completion(result) }
-                completion(.failure(.transferFailed(reason: .proxyAuthenticationFailed(
-                    proxy: proxy.address, status: 407, credentialsGiven: proxy.hasCredentials))))
+                completion(ServerAnswerMapping.outcome(result, throughForwardingProxy: proxy))
             }
         }
         self.head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.message.method),
@@ -126,6 +117,9 @@ final class TransferExchange: TransportTask {
         self.completion = completion
         self.request = request
         self.redirects = redirects
+        self.state = Mutex(State(machine: Machine(target: request.message.target,
+                                                  followsRedirects: request.connection.followsRedirects,
+                                                  redirects: redirects)))
     }
 
     /// Sends the request on a pooled connection. Called from the transport's caller.
@@ -133,121 +127,92 @@ final class TransferExchange: TransportTask {
         send(.first)
     }
 
-    /// Sends the request: the body from its first byte, on a connection to `endpoint`.
-    private func send(_ kind: Try) {
-        let pump = BodyPump(body: body, chunkSize: chunkSize, readsSmallBodyNow: kind == .first)
-        let lease = pool.makeLeaseID()
-        let proceed = state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.phase = .leasing(lease, pump)
-            return true
-        }
-        guard proceed else {
-            pump.close()
-            finish(.failure(Self.cancelled))
-            return
-        }
-        pool.lease(lease, to: endpoint, fresh: kind == .resend, connectTimeout: connectTimeout) { result in
-            self.leased(result, pump: pump, token: lease.value)
-        }
-    }
-
-    /// The failure a cancelled exchange reports (the manager ignores it).
-    private static let cancelled = UploadError.transferFailed(reason: .other(message: "cancelled"))
-
     var bytesWritten: Int64 {
         let (written, hop) = state.withLock { ($0.written, $0.hop) }
         return hop?.bytesWritten ?? written
     }
 
     func cancel() {
-        let (phase, hop) = state.withLock { state -> (Phase?, TransferExchange?) in
-            state.cancelled = true
-            return (state.phase, state.hop)
-        }
-        switch phase {
-        case let .leasing(lease, pump):
+        perform(state.withLock { $0.machine.cancel() })
+    }
+
+    /// Sends the request: the body from its first byte, on a connection to `endpoint`.
+    private func send(_ kind: Try) {
+        let pump = BodyPump(body: body, chunkSize: chunkSize, readsSmallBodyNow: kind == .first)
+        let lease = pool.makeLeaseID()
+        perform(state.withLock { $0.machine.tryBegan(lease: lease, pump: pump) })
+    }
+
+    /// Carries out what the machine decided. **Must** be called outside the state's lock.
+    private func perform(_ action: Machine.Action) {
+        switch action {
+        case .none:
+            break
+        case let .lease(lease, fresh):
+            pool.lease(lease, to: endpoint, fresh: fresh, connectTimeout: connectTimeout) { result in
+                switch result {
+                case let .success(connection):
+                    self.perform(self.state.withLock { $0.machine.leaseDelivered(connection, lease: lease) })
+                case let .failure(error):
+                    self.perform(self.state.withLock { $0.machine.leaseFailed(error, lease: lease) })
+                }
+            }
+        case let .execute(connection, pump, lease):
+            execute(on: connection, pump: pump, lease: lease)
+        case let .withdraw(lease, pump, outcome):
             pool.cancelLease(lease)
             pump.close()
-            finish(.failure(Self.cancelled))
-        case let .running(connection, token):
-            connection.cancel(token: token)
-        case .redirected:
-            hop?.cancel()
-        case .finished, nil:
-            break
+            completion(outcome)
+        case let .closePump(pump, outcome):
+            pump.close()
+            completion(outcome)
+        case let .giveBack(connection, lease):
+            pool.release(connection, lease: lease, reusable: true)
+        case let .cancelExchange(connection, lease):
+            connection.cancel(token: lease.value)
+        case .cancelRedirect:
+            state.withLock { $0.hop }?.cancel()
+        case let .release(connection, lease, reusable, next):
+            pool.release(connection, lease: lease, reusable: reusable)
+            carryOn(next)
+        case let .report(outcome):
+            completion(outcome)
+        case .startRedirect:
+            progress(0)
+            state.withLock { $0.hop }?.send(.redirect)
         }
     }
 
-    private func leased(_ result: Result<PooledConnection, UploadError>, pump: BodyPump, token: Int) {
-        let connection: PooledConnection
-        switch result {
-        case let .failure(error):
-            pump.close()
-            finish(.failure(error))
-            return
-        case let .success(leased):
-            connection = leased
+    /// What follows an exchange's end, once its connection is back in the pool.
+    private func carryOn(_ next: Machine.Next) {
+        switch next {
+        case let .report(outcome):
+            if case .failure = outcome { reportHeldBack() }
+            completion(outcome)
+        case .resend:
+            state.withLock { state in
+                state.written = 0
+                state.reportPending = false
+            }
+            progress(0)
+            send(.resend)
+        case let .follow(target):
+            follow(to: target)
         }
-        let proceed = state.withLock { state in
-            guard !state.cancelled, case .leasing = state.phase else { return false }
-            state.phase = .running(connection, token: token)
-            return true
-        }
-        guard proceed else {
-            pump.close()
-            pool.release(connection, lease: ConnectionPool.LeaseID(value: token), reusable: true)
-            return
-        }
+    }
+
+    private func execute(on connection: PooledConnection, pump: BodyPump, lease: ConnectionPool.LeaseID) {
         connection.execute(ExchangeHandler.Request(
-            token: token, isCancelled: { self.state.withLock { $0.cancelled } }, head: head, bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
+            token: lease.value, isCancelled: { self.state.withLock { $0.machine.isCancelled } }, head: head,
+            bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
             progress: { bytes in self.wrote(bytes) },
             bodyCompleting: bodyCompleting,
             ended: { outcome, fate, mayResend in
-                self.ended(outcome, fate: fate, mayResend: mayResend, on: connection, token: token)
+                self.perform(self.state.withLock {
+                    $0.machine.exchangeEnded(outcome, reusable: fate == .reuse, mayResend: mayResend)
+                })
             }
         ))
-    }
-
-    private func ended(_ outcome: ExchangeStateMachine.Outcome, fate: ExchangeStateMachine.ConnectionFate,
-                       mayResend: Bool, on connection: PooledConnection, token: Int) {
-        pool.release(connection, lease: ConnectionPool.LeaseID(value: token), reusable: fate == .reuse)
-        switch outcome {
-        case var .response(response):
-            if let target = redirectTarget(for: response) {
-                follow(to: target)
-            } else {
-                response.redirects = redirects
-                finish(.success(response))
-            }
-        case let .failed(error, beforeResponse):
-            let resend = state.withLock { state in
-                guard beforeResponse, mayResend, !state.resent, !state.cancelled else { return false }
-                state.resent = true
-                return true
-            }
-            if resend {
-                state.withLock { state in
-                    state.written = 0
-                    state.reportPending = false
-                }
-                progress(0)
-                send(.resend)
-            } else {
-                reportHeldBack()
-                finish(.failure(error))
-            }
-        }
-    }
-
-    /// Where `RedirectPolicy` sends the request after this answer, with `-L`; nil when the answer
-    /// is the outcome (not a redirect, or one that is not followed: the queue says why).
-    private func redirectTarget(for response: UploadResponse) -> UploadTarget? {
-        guard request.connection.followsRedirects, case let .follow(target)? = RedirectPolicy.decide(
-            status: response.status, location: response.value(forHeader: "Location"), from: request.message.target,
-            redirectsSoFar: redirects.count, followsRedirects: true
-        ) else { return nil }
-        return target
     }
 
     /// Sends the request again to `target`, on a new exchange that reports in this one's place.
@@ -258,20 +223,15 @@ final class TransferExchange: TransportTask {
         let hop = TransferExchange(pool: pool, request: redirected, chunkSize: chunkSize, redirects: redirects + [target.url],
                                    progress: progress, bodyCompleting: bodyCompleting,
                                    completion: { result in self.hopFinished(result) })
-        let proceed = state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.phase = .redirected
-            state.hop = hop
-            state.written = 0
-            state.reportPending = false
-            return true
-        }
-        guard proceed else {
-            finish(.failure(Self.cancelled))
-            return
-        }
-        progress(0)
-        hop.send(.redirect)
+        perform(state.withLock { state in
+            let action = state.machine.redirectReady()
+            if case .startRedirect = action {
+                state.hop = hop
+                state.written = 0
+                state.reportPending = false
+            }
+            return action
+        })
     }
 
     /// Reports the redirected request's outcome as this exchange's, keeping what it wrote and
@@ -279,11 +239,11 @@ final class TransferExchange: TransportTask {
     private func hopFinished(_ result: Result<UploadResponse, UploadError>) {
         let hop = state.withLock { $0.hop }
         let written = hop?.bytesWritten ?? 0
-        state.withLock { state in
+        perform(state.withLock { state in
             state.written = written
             state.hop = nil
-        }
-        finish(result)
+            return state.machine.redirectEnded(result)
+        })
     }
 
     /// Records the bytes written so far and reports them if `reportInterval` has passed since
@@ -310,14 +270,5 @@ final class TransferExchange: TransportTask {
             return state.written
         }
         if let held { progress(held) }
-    }
-
-    private func finish(_ result: Result<UploadResponse, UploadError>) {
-        let first = state.withLock { state in
-            if case .finished = state.phase { return false }
-            state.phase = .finished
-            return true
-        }
-        if first { completion(result) }
     }
 }

@@ -1,0 +1,93 @@
+import Multipart
+import NIOCore
+import NIOHTTP1
+import Uploading
+
+/// Writing the request: the head's body from the `BodyPump`, one chunk in flight, the request's
+/// end with the last byte, progress from completed writes.
+extension ExchangeHandler {
+    /// Reads the next body chunk for the running exchange, if it still sends its body.
+    func sendNextChunk() {
+        guard let running, !running.machine.isFinished, let context else { return }
+        let generation = running.generation
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        running.request.pump.next(on: context.eventLoop) { result in
+            handler.value.chunkRead(result, generation: generation)
+        }
+    }
+
+    private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
+        guard let running, running.generation == generation, let context else { return }
+        switch result {
+        case let .failure(error):
+            // Also after the last byte went out: the file changed while it was read.
+            act(self.running?.machine.bodyFailed(error))
+        case .success(nil):
+            // The reader's final check passed; the end went out with the last byte, or (an
+            // empty body) goes out now.
+            guard !running.endWritten, running.machine.isSendingBody else { return }
+            guard running.request.bodyCompleting() else { return holdBackLastByte() }
+            writeEnd(context: context, generation: generation)
+        case let .success(chunk?):
+            guard running.machine.isSendingBody else { return }
+            let count = chunk.readableBytes
+            if running.bytesQueued + Int64(count) == running.request.bodyLength, !running.request.bodyCompleting() {
+                return holdBackLastByte()
+            }
+            self.running?.bytesQueued += Int64(count)
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.chunkWritten(count, result: result, generation: generation)
+            }
+            if self.running?.bytesQueued == running.request.bodyLength {
+                // The last byte: the request's end goes out in the same flush, so the exchange
+                // knows the request is complete before any answer can arrive (and can reuse the
+                // connection). The pump still reads on, for the reader's final check.
+                writeEnd(context: context, generation: generation)
+            } else {
+                context.flush()
+            }
+        }
+    }
+
+    /// Ends the exchange without the body's last byte, which its request's `bodyCompleting`
+    /// held back (the transfer was cancelled, or could not be recorded): the connection closes,
+    /// so the server never has the whole request.
+    private func holdBackLastByte() {
+        act(running?.machine.failed(.other(message: "the body's last byte was held back"), connectionDropped: false))
+    }
+
+    private func writeEnd(context: ChannelHandlerContext, generation: Int) {
+        running?.endWritten = true
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            guard self.running?.generation == generation else { return }
+            switch result {
+            case .success: self.act(self.running?.machine.bodyEnded())
+            case let .failure(error):
+                if TransferErrorMapping.isPeerReset(error) { self.running?.machine.connectionReset() }
+                self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
+            }
+        }
+    }
+
+    private func chunkWritten(_ count: Int, result: Result<Void, any Error>, generation: Int) {
+        guard running?.generation == generation else { return }
+        switch result {
+        case .success:
+            running?.machine.bodyPartWritten(count)
+            running?.lastActivity = .now()
+            if let running { running.request.progress(running.machine.bytesSent) }
+            sendNextChunk()
+        case let .failure(error):
+            if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
+            act(running?.machine.bodyWriteFailed(Self.describe(error)))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        "sending the body failed: " + TransferErrorMapping.message(for: error)
+    }
+}
