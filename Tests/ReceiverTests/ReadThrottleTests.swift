@@ -3,7 +3,7 @@ import Testing
 
 @testable import Receiver
 
-@Suite("--throttle pacing and durations")
+@Suite("--throttle pacing, durations, the new options' ranges")
 struct ReadThrottleTests {
     @Test("each byte read costs 1/rate seconds; the next read waits until the bytes are paid for")
     func paces() {
@@ -31,6 +31,22 @@ struct ReadThrottleTests {
         #expect(DurationText.parse("2H") == .seconds(7200))
         for bad in ["", "s", "10 years", "-1s", "1e3", "10w"] {
             #expect(DurationText.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("--tus-expire and --throttle out of range are refused, naming the option")
+    func validation() {
+        #expect(throws: Never.self) { try ReceiverConfiguration(tusExpiration: .seconds(1), throttle: 1).validate() }
+        for (configuration, option) in [
+            (ReceiverConfiguration(tusExpiration: .milliseconds(999)), "--tus-expire"),
+            (ReceiverConfiguration(tusExpiration: .seconds(400 * 86_400)), "--tus-expire"),
+            (ReceiverConfiguration(throttle: 0), "--throttle"),
+        ] {
+            #expect {
+                try configuration.validate()
+            } throws: { error in
+                (error as? ReceiverError)?.description.contains(option) == true
+            }
         }
     }
 }

@@ -63,7 +63,7 @@ struct TusHandler: Sendable {
             if let metadata = request.headers[.uploadMetadata] {
                 _ = try TusMetadata(parsing: metadata)  // refused now rather than at the end
             }
-            if hasBody || request.headers[.contentType] != nil {
+            if hasBody {
                 try TusRequestRules.checkOffsetStream(request.headers[.contentType])
             }
         } catch {

@@ -182,14 +182,27 @@ struct TusServerTests {
 
     @Test("an unfinished upload expires after --tus-expire: 410, its staged files swept")
     func expiration() async throws {
-        try await ReceiverHarness.run(configure: { $0.tusExpiration = .seconds(1) }) { harness in
+        try await ReceiverHarness.run(configure: { $0.tusExpiration = .seconds(2) }) { harness in
             let wire = TusWire(port: harness.server.port)
             let path = try await wire.create(length: 10)
-            #expect(try await wire.patch(path, offset: 0, [1, 2, 3]).status == 204)
-            try await Task.sleep(for: .milliseconds(1600))
-            #expect(try await wire.send("HEAD", path).status == 410)
+            let patched = try await wire.patch(path, offset: 0, [1, 2, 3])
+            #expect(patched.status == 204)
+            let expires = try #require(patched["Upload-Expires"])
+            #expect(try await wire.send("HEAD", path).status == 200)
+            var status = 200
+            let deadline = ContinuousClock.now + .seconds(8)
+            while status == 200, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                status = try await wire.send("HEAD", path).status
+            }
+            #expect(status == 410, "expired after 2 s (Upload-Expires: \(expires))")
             #expect(try await wire.patch(path, offset: 3, [4]).status == 410)
-            #expect(try Self.stagedNames(harness) == [], "the sweep removed its files")
+            var staged = try Self.stagedNames(harness)
+            for _ in 0..<20 where !staged.isEmpty {
+                try await Task.sleep(for: .milliseconds(100))
+                staged = try Self.stagedNames(harness)
+            }
+            #expect(staged == [], "the sweep removed its files")
         }
     }
 
@@ -288,6 +301,46 @@ struct TusServerTests {
             #expect(reply.status == 204, "\(reply.body)")
             #expect(elapsed >= .milliseconds(1500), "400 KB at 128 KiB/s takes about 3 s less a first read, took \(elapsed)")
             #expect(try harness.directory.uploadedBytes("slow.bin") == bytes)
+        }
+    }
+
+    @Test("curl PATCHes 2 MiB with Expect: 100-continue and gets 100 at once, not after its 1 s wait")
+    func curlExpectContinue() async throws {
+        try await ReceiverHarness.run { harness in
+            let bytes = RandomBytes.make(2 << 20, seed: 46)
+            let source = try harness.directory.writeSource("curl.bin", bytes)
+            let path = try await TusWire(port: harness.server.port).create(
+                length: bytes.count, metadata: TusWire.metadata([("filename", "curl.bin")]))
+            let started = ContinuousClock.now
+            let result = try await Curl.run([
+                "-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Content-Type: application/offset+octet-stream",
+                "-H", "Upload-Offset: 0", "-H", "Expect: 100-continue", "--data-binary", "@" + source, harness.url + path,
+            ])
+            #expect(result.status == 204, "\(result.body) \(result.errorOutput)")
+            #expect(ContinuousClock.now - started < .milliseconds(900), "curl did not wait out its Expect timeout")
+            #expect(try harness.directory.uploadedBytes("curl.bin") == bytes)
+        }
+    }
+
+    @Test(
+        "a full disk answers a PATCH 507 and discards its bytes (offset unchanged); the upload goes on once there is room",
+        .enabled(if: Tmpfs.isPermitted, "mounting a 1 MiB tmpfs needs root (CAP_SYS_ADMIN); skipped"))
+    func diskFull() async throws {
+        let tmpfs = try Tmpfs(bytes: 1 << 20)
+        defer { tmpfs.unmount() }
+        try await ReceiverHarness.run(configure: { $0.directory = tmpfs.path + "/uploads" }) { harness in
+            let wire = TusWire(port: harness.server.port)
+            let bytes = RandomBytes.make(1_500_000, seed: 47)
+            let path = try await wire.create(length: bytes.count, metadata: TusWire.metadata([("filename", "full.bin")]))
+            #expect(try await wire.patch(path, offset: 0, Array(bytes[..<300_000])).status == 204)
+            let full = try await wire.patch(path, offset: 300_000, Array(bytes[300_000...]))
+            #expect(full.status == 507, "\(full.body)")
+            #expect(try ReceiverHarness.decodeError(full.body).contains("Insufficient storage"))
+            #expect(try await wire.send("HEAD", path)["Upload-Offset"] == "300000")
+            let staged = tmpfs.path + "/uploads/.ferry-tus/" + path.dropFirst("/files/".count) + ".part"
+            let size = try FileManager.default.attributesOfItem(atPath: staged)[.size] as? NSNumber
+            #expect(size?.intValue == 300_000, "the failed PATCH's bytes were cut off, giving the space back")
+            #expect(try await wire.patch(path, offset: 300_000, Array(bytes[300_000..<600_000])).status == 204)
         }
     }
 }
