@@ -153,7 +153,7 @@ struct TusHandler: Sendable {
             return Self.refusal(.tusRefused(reason: reason), request: request, context: context)
         case .alreadyComplete(let offset):
             return Response(status: .noContent, headers: [.uploadOffset: String(offset)])
-        case .accept(_, let left):
+        case .accept(let left):
             remaining = left
         }
         guard slots.acquire() else {

@@ -23,9 +23,9 @@ struct TusUploadStateMachine: Sendable {
 
     /// What to do with a PATCH (or the body of a creation-with-upload).
     enum PatchAction: Equatable {
-        /// Read at most `remaining` bytes and store them at `offset`; then call ``patchEnded(storedBytes:now:)``
-        /// or ``patchDiscarded()``.
-        case accept(offset: Int64, remaining: Int64)
+        /// Read at most `remaining` bytes and store them at the offset; then call
+        /// ``patchEnded(storedBytes:now:)`` or ``patchDiscarded()``.
+        case accept(remaining: Int64)
         /// The upload is finished and the PATCH adds nothing: answer its offset, read nothing.
         case alreadyComplete(offset: Int64)
         /// Refuse without reading the body.
@@ -146,14 +146,14 @@ struct TusUploadStateMachine: Sendable {
             return .alreadyComplete(offset: info.offset)
         }
         phase = .patching
-        return .accept(offset: info.offset, remaining: remaining)
+        return .accept(remaining: remaining)
     }
 
     /// The accepted PATCH ended with `storedBytes` kept (all of its body, or what arrived
     /// before its connection broke).
     ///
     /// - Parameters:
-    ///   - storedBytes: Bytes written at the offset, at most the `remaining` of ``PatchAction/accept(offset:remaining:)``.
+    ///   - storedBytes: Bytes written at the offset, at most the `remaining` of ``PatchAction/accept(remaining:)``.
     ///   - now: The current time.
     /// - Returns: Persist and answer the new offset, or finish.
     mutating func patchEnded(storedBytes: Int64, now: Date) -> PatchEndAction {

@@ -304,20 +304,19 @@ struct TusServerTests {
         }
     }
 
-    @Test("curl PATCHes 2 MiB with Expect: 100-continue and gets 100 at once, not after its 1 s wait")
+    @Test("curl PATCHes 2 MiB with Expect: 100-continue and is answered 100 Continue (not left to its 1 s wait)")
     func curlExpectContinue() async throws {
         try await ReceiverHarness.run { harness in
             let bytes = RandomBytes.make(2 << 20, seed: 46)
             let source = try harness.directory.writeSource("curl.bin", bytes)
             let path = try await TusWire(port: harness.server.port).create(
                 length: bytes.count, metadata: TusWire.metadata([("filename", "curl.bin")]))
-            let started = ContinuousClock.now
             let result = try await Curl.run([
-                "-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Content-Type: application/offset+octet-stream",
+                "-v", "-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Content-Type: application/offset+octet-stream",
                 "-H", "Upload-Offset: 0", "-H", "Expect: 100-continue", "--data-binary", "@" + source, harness.url + path,
             ])
             #expect(result.status == 204, "\(result.body) \(result.errorOutput)")
-            #expect(ContinuousClock.now - started < .milliseconds(900), "curl did not wait out its Expect timeout")
+            #expect(result.errorOutput.contains("< HTTP/1.1 100 Continue"), "\(result.errorOutput)")
             #expect(try harness.directory.uploadedBytes("curl.bin") == bytes)
         }
     }

@@ -16,10 +16,10 @@ struct TusUploadStateMachineTests {
     func patchesAdvance() {
         var machine = upload()
         #expect(machine.headRequested(now: start) == .answer(offset: 0, length: 100, metadata: "filename YQ==", expiresAt: start + 60))
-        #expect(machine.patchRequested(offset: 0, bodyLength: 40, now: start) == .accept(offset: 0, remaining: 100))
+        #expect(machine.patchRequested(offset: 0, bodyLength: 40, now: start) == .accept(remaining: 100))
         #expect(machine.patchEnded(storedBytes: 40, now: start + 10) == .stored(offset: 40))
         #expect(machine.info.expiresAt == start + 70, "each PATCH moves the expiry")
-        #expect(machine.patchRequested(offset: 40, bodyLength: nil, now: start + 11) == .accept(offset: 40, remaining: 60))
+        #expect(machine.patchRequested(offset: 40, bodyLength: nil, now: start + 11) == .accept(remaining: 60))
         #expect(machine.patchEnded(storedBytes: 60, now: start + 12) == .finish)
         let file = UploadedFile(field: "/files/" + id, filename: "a", savedAs: "a", size: 100, contentType: "x", sha256: "00")
         machine.finished(file)
@@ -35,7 +35,7 @@ struct TusUploadStateMachineTests {
         #expect(
             machine.patchRequested(offset: 0, bodyLength: 101, now: start)
                 == .refuse(.exceedsLength(length: 100, offset: 0, bodyLength: 101)))
-        #expect(machine.patchRequested(offset: 0, bodyLength: 10, now: start) == .accept(offset: 0, remaining: 100))
+        #expect(machine.patchRequested(offset: 0, bodyLength: 10, now: start) == .accept(remaining: 100))
         #expect(machine.patchRequested(offset: 0, bodyLength: 10, now: start) == .refuse(.uploadBusy(id: id)))
         #expect(machine.terminateRequested() == .refuse(.uploadBusy(id: id)))
         #expect(machine.sweep(now: start + 3600) == .keep, "never swept while a PATCH writes")
@@ -52,12 +52,12 @@ struct TusUploadStateMachineTests {
         _ = machine.patchRequested(offset: 0, bodyLength: 10, now: start)
         machine.patchDiscarded()
         #expect(machine.info.offset == 0)
-        #expect(machine.patchRequested(offset: 0, bodyLength: 10, now: start) == .accept(offset: 0, remaining: 10))
+        #expect(machine.patchRequested(offset: 0, bodyLength: 10, now: start) == .accept(remaining: 10))
         #expect(machine.patchEnded(storedBytes: 10, now: start) == .finish)
         #expect(machine.patchRequested(offset: 10, bodyLength: 0, now: start) == .refuse(.uploadBusy(id: id)))
         machine.finishFailed()
         #expect(machine.isCompleteButNotMoved)
-        #expect(machine.patchRequested(offset: 10, bodyLength: 0, now: start) == .accept(offset: 10, remaining: 0))
+        #expect(machine.patchRequested(offset: 10, bodyLength: 0, now: start) == .accept(remaining: 0))
         #expect(machine.patchEnded(storedBytes: 0, now: start) == .finish)
     }
 
@@ -85,7 +85,7 @@ struct TusUploadStateMachineTests {
         var info = upload().info
         info.offset = 30
         var machine = TusUploadStateMachine(restoring: info, expiresAfter: .seconds(60))
-        #expect(machine.patchRequested(offset: 30, bodyLength: 70, now: start) == .accept(offset: 30, remaining: 70))
+        #expect(machine.patchRequested(offset: 30, bodyLength: 70, now: start) == .accept(remaining: 70))
         info.offset = 100
         info.file = UploadedFile(field: "", filename: "", savedAs: "a", size: 100, contentType: "", sha256: "")
         var finished = TusUploadStateMachine(restoring: info, expiresAfter: .seconds(60))
