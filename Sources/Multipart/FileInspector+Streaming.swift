@@ -24,15 +24,8 @@ extension FileInspector {
             throw .fileReadFailed(path: snapshot.path, errno: code)
         }
         do throws(MultipartError) {
-            let now = try current(descriptor, snapshot)
-            guard now.device == snapshot.device, now.inode == snapshot.inode else {
-                throw .fileChanged(path: snapshot.path, reason: .replaced)
-            }
-            guard now.size == snapshot.size else {
-                throw .fileChanged(path: snapshot.path, reason: .sizeChanged(expected: snapshot.size, actual: now.size))
-            }
-            guard now.modificationTimeNanoseconds == snapshot.modificationTimeNanoseconds else {
-                throw .fileChanged(path: snapshot.path, reason: .modified)
+            if let change = snapshot.stamp.change(to: try current(descriptor, snapshot)) {
+                throw .fileChanged(path: snapshot.path, reason: change)
             }
             return descriptor
         } catch {
@@ -49,21 +42,21 @@ extension FileInspector {
     ///   - snapshot: The file as it was when the body was prepared.
     /// - Throws: `MultipartError.fileChanged` (grew, shrank, modified) or `.fileReadFailed`.
     public static func checkUnchangedAfterReading(_ descriptor: Int32, _ snapshot: FileSnapshot) throws(MultipartError) {
-        let now = try current(descriptor, snapshot)
-        if now.size > snapshot.size {
-            throw .fileChanged(path: snapshot.path, reason: .grew(expected: snapshot.size, actual: now.size))
-        }
-        if now.size < snapshot.size {
-            throw .fileChanged(path: snapshot.path, reason: .shrank(expected: snapshot.size, read: snapshot.size))
-        }
-        if now.modificationTimeNanoseconds != snapshot.modificationTimeNanoseconds {
-            throw .fileChanged(path: snapshot.path, reason: .modified)
+        switch snapshot.stamp.change(to: try current(descriptor, snapshot)) {
+        case nil:
+            return
+        case let .sizeChanged(expected, actual) where actual > expected:
+            throw .fileChanged(path: snapshot.path, reason: .grew(expected: expected, actual: actual))
+        case let .sizeChanged(expected, _):
+            throw .fileChanged(path: snapshot.path, reason: .shrank(expected: expected, read: expected))
+        case let change?:
+            throw .fileChanged(path: snapshot.path, reason: change)
         }
     }
 
-    private static func current(_ descriptor: Int32, _ snapshot: FileSnapshot) throws(MultipartError) -> FileSnapshot {
+    private static func current(_ descriptor: Int32, _ snapshot: FileSnapshot) throws(MultipartError) -> FileStamp {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .fileReadFailed(path: snapshot.path, errno: errno) }
-        return FileInspector.snapshot(of: info, path: snapshot.path)
+        return FileStamp(info)
     }
 }

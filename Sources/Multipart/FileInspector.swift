@@ -37,23 +37,7 @@ public enum FileInspector {
         guard FileSystemName.withFileSystemPath(path, { faccessat(AT_FDCWD, $0, R_OK, AT_EACCESS) }) == 0 else {
             throw .fileRejected(path: path, reason: .notReadable(errno: errno))
         }
-        return snapshot(of: info, path: path)
-    }
-
-    /// The snapshot of a file's `stat` (of its path, or of an open descriptor).
-    ///
-    /// - Parameters:
-    ///   - info: The result of `stat` or `fstat`.
-    ///   - path: The path it was opened from.
-    /// - Returns: The snapshot.
-    static func snapshot(of info: stat, path: String) -> FileSnapshot {
-        FileSnapshot(
-            path: path,
-            size: Int64(info.st_size),
-            modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            device: UInt64(info.st_dev),
-            inode: UInt64(info.st_ino)
-        )
+        return FileSnapshot(path: path, stamp: FileStamp(info))
     }
 
     /// The kind of a non-regular file, or nil for a regular file.

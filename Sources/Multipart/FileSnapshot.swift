@@ -1,38 +1,21 @@
-/// What a file looked like when it was checked: enough to notice later that it changed.
+/// A file as it was checked when a body was prepared: its path and its stamp (with its
+/// identity), so that sending it notices a change since (``FileStamp/change(to:)``).
 public struct FileSnapshot: Sendable, Hashable, Codable {
     /// The file's path.
     public var path: String
-    /// Its size in bytes.
-    public var size: Int64
-    /// Its modification time, in nanoseconds since the epoch.
-    public var modificationTimeNanoseconds: Int64
-    /// The device it lives on.
-    public var device: UInt64
-    /// Its inode number.
-    public var inode: UInt64
+    /// Its size, modification time and identity when checked.
+    public var stamp: FileStamp
 
     /// Creates a snapshot.
     ///
     /// - Parameters:
     ///   - path: The file's path.
-    ///   - size: Its size in bytes.
-    ///   - modificationTimeNanoseconds: Its modification time in nanoseconds since the epoch.
-    ///   - device: The device it lives on.
-    ///   - inode: Its inode number.
-    public init(path: String, size: Int64, modificationTimeNanoseconds: Int64, device: UInt64, inode: UInt64) {
+    ///   - stamp: Its stamp.
+    public init(path: String, stamp: FileStamp) {
         self.path = path
-        self.size = size
-        self.modificationTimeNanoseconds = modificationTimeNanoseconds
-        self.device = device
-        self.inode = inode
+        self.stamp = stamp
     }
 
-    /// Whether `other` is the same file with the same size and modification time.
-    ///
-    /// - Parameter other: A later snapshot of the same path.
-    /// - Returns: True when nothing that Ferry can see has changed.
-    public func isUnchanged(comparedTo other: FileSnapshot) -> Bool {
-        size == other.size && modificationTimeNanoseconds == other.modificationTimeNanoseconds
-            && device == other.device && inode == other.inode
-    }
+    /// Its size in bytes.
+    public var size: Int64 { stamp.size }
 }

@@ -23,7 +23,7 @@ struct JournalJSONTests {
         )
     }
 
-    @Test("a spec decodes as itself: files with and without stamps, escapes, options, shared fields")
+    @Test("a spec decodes as itself: files with and without stamps and identities, escapes, options, shared fields")
     func specRoundTrips() throws {
         var options = ConnectionOptions()
         options.followsRedirects = true
@@ -31,6 +31,8 @@ struct JournalJSONTests {
         let specs = [
             template.replacingFiles([QueuedFile(path: Self.awkwardPath, size: 1234, modificationTimeNanoseconds: -5)]),
             template.replacingFiles([QueuedFile(path: "missing", size: nil, modificationTimeNanoseconds: nil)]),
+            template.replacingFiles([QueuedFile(path: "c", stamp: FileStamp(
+                size: 3, modificationTimeNanoseconds: 4, identity: FileIdentity(device: UInt64.max, inode: 1 << 40)))]),
             template.replacingFiles([]),
             template.replacingFiles([QueuedFile(path: "a", size: 0, modificationTimeNanoseconds: Int64.max),
                                      QueuedFile(path: "b", size: Int64.max, modificationTimeNanoseconds: Int64.min)]),

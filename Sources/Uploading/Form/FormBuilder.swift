@@ -85,7 +85,7 @@ public struct FormBuilder: Sendable {
     /// has just taken of it (an empty file has none: it is examined again).
     private static func hasChanged(_ file: QueuedFile, inspected: FileSnapshot?) -> Bool {
         guard let inspected else { return file.hasChangedSinceQueued() }
-        return inspected.size != file.size || inspected.modificationTimeNanoseconds != file.modificationTimeNanoseconds
+        return file.hasChanged(comparedTo: inspected.stamp)
     }
 
     /// Builds one attempt's request.

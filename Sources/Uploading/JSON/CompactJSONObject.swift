@@ -23,6 +23,13 @@ public struct CompactJSONObject: Sendable {
         text += String(value)
     }
 
+    /// Adds an unsigned integer member.
+    public mutating func add(_ key: String, _ value: UInt64?) {
+        guard let value else { return }
+        open(key)
+        text += String(value)
+    }
+
     /// Adds an integer member.
     public mutating func add(_ key: String, _ value: Int?) {
         add(key, value.map(Int64.init))

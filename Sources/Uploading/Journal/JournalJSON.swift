@@ -41,6 +41,8 @@ struct JournalJSON {
             object.add("path", file.path)
             object.add("size", file.size)
             object.add("modificationTimeNanoseconds", file.modificationTimeNanoseconds)
+            object.add("device", file.stamp?.identity?.device)
+            object.add("inode", file.stamp?.identity?.inode)
         }
     }
 
