@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -47,6 +48,10 @@ final class ConnectionPool: Sendable {
     private let group: any EventLoopGroup
     private let state: Mutex<State>
     private let nextLease = Atomic<Int>(1)
+    /// Where TLS contexts are looked up (a `stat` of each trust and certificate file) and built
+    /// (the files read): never on the thread that asked for a lease — the upload manager's root
+    /// queue hands prepared requests to the transport itself — nor on an event loop.
+    private let tlsFiles = DispatchQueue(label: "ferry.transport.tls-files")
 
     /// Creates an empty pool.
     ///
@@ -160,6 +165,23 @@ final class ConnectionPool: Sendable {
     }
 
     private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint) {
+        guard let identity = endpoint.tls else {
+            connect(id, to: endpoint, tls: .success(nil))
+            return
+        }
+        tlsFiles.async {
+            let context: Result<NIOSSLContext?, UploadError>
+            do throws(UploadError) {
+                context = .success(try self.settings.tlsContexts.context(for: identity))
+            } catch {
+                context = .failure(error)
+            }
+            self.connect(id, to: endpoint, tls: context)
+        }
+    }
+
+    /// Connects once the TLS context, if the endpoint wants one, is known.
+    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint, tls context: Result<NIOSSLContext?, UploadError>) {
         let timeout = state.withLock { state -> TimeAmount in
             guard case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] else {
                 return .seconds(10)
@@ -167,9 +189,9 @@ final class ConnectionPool: Sendable {
             return waiting.connectTimeout
         }
         let route: ProxyRoute
-        var tls: NIOSSLContext?
+        let tls: NIOSSLContext?
         do throws(UploadError) {
-            if let identity = endpoint.tls { tls = try settings.tlsContexts.context(for: identity) }
+            tls = try context.get()
             route = try ProxyRoute(to: endpoint)
         } catch {
             connectFailed(id, error: error)
