@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
 #   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding receiver
 #   Benchmarks/run.sh many [N...]  # N files of 100-300 bytes to nginx: ferry send vs one curl -Z
+#                                  # (MANY_SHAPE=proxy: nginx proxies each request to an upstream)
 #   Benchmarks/run.sh many-tls [N...]  # the same over HTTPS (curl -Z multiplexes over HTTP/2;
 #                                      # FERRY_ARGS=--http2 makes Ferry do so too)
 #   Benchmarks/run.sh upload-tls   # 1 GiB over HTTPS to nginx: ferry send vs curl -F
