@@ -1,0 +1,97 @@
+import Multipart
+
+// What each reason says to the user.
+
+extension UploadError.RequestReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .invalidTarget(error): return error.description
+        case let .invalidMethod(method): return "invalid HTTP method \(method.debugDescription): use a token such as POST or PUT"
+        case let .invalidHeader(error): return error.description
+        case let .invalidProxy(error): return error.description
+        }
+    }
+}
+
+extension UploadError.TransferReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .connectFailed(message): return "could not connect: \(message); check the host and port"
+        case .connectTimedOut: return "connecting timed out; check the host and the network"
+        case let .connectionLost(message): return "the connection was lost: \(message)"
+        case .idleTimedOut: return "no data moved for the idle timeout; the server or network stalled"
+        case let .tlsFailed(message): return "TLS failed: \(message); check the certificate (or --insecure for a test server)"
+        case let .tlsRejected(host, problem): return problem.description(host: host)
+        case let .tlsFileUnusable(option, path, problem): return "\(option) \(path): \(problem)"
+        case let .hostNotFound(host): return "could not resolve host \(host); check the host name and the network"
+        case let .connectionRefused(host, port):
+            return "\(host) refused the connection on port \(port); check the port and that the server is running"
+        case let .replyNotHTTP(host, beginning):
+            return "the reply of \(host) is not HTTP: it began with \"\(beginning)\"; check the URL's scheme and port"
+        case let .responseHeadersTooLarge(host, limit):
+            return "the response headers of \(host) are larger than \(limit / 1024) KB, the most Ferry reads"
+        case let .replyInvalid(host, problem): return "the reply of \(host) is not valid HTTP: \(problem)"
+        case .stoppedAfterSending:
+            return "stopped after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
+        case .cancelledAfterSending:
+            return "cancelled after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
+        case let .unansweredAfterSending(reason):
+            return "no answer after the whole file was sent (\(reason.description)): it may have arrived; retry to send it again"
+        case .interruptedAfterSending:
+            return "Ferry ended after the whole file was sent, before the server's answer was recorded: "
+                + "it may have arrived; retry to send it again"
+        case let .other(message): return "the transfer failed: \(message)"
+        case let .proxyConnectFailed(proxy, message): return "could not connect to the proxy \(proxy): \(message)"
+        case let .proxyAuthenticationFailed(proxy, status, credentialsGiven):
+            if credentialsGiven {
+                return "the proxy at \(proxy) refused the credentials (\(status)): check the user and password in --proxy"
+            }
+            return "the proxy at \(proxy) wants credentials (\(status)): give them in --proxy http://user:password@\(proxy)"
+        case let .proxyRefusedTunnel(proxy, target, status, reasonPhrase):
+            let answer = reasonPhrase.isEmpty ? "\(status)" : "\(status) \(reasonPhrase)"
+            return "the proxy at \(proxy) refused to connect to \(target) (\(answer))"
+        }
+    }
+}
+
+extension UploadError.RedirectReason {
+    /// What happened, in words, for the redirect's status.
+    ///
+    /// - Parameter status: The 3xx status the server answered.
+    /// - Returns: The text.
+    func description(status: Int) -> String {
+        switch self {
+        case let .moved(server, location):
+            let advice = status == 307 || status == 308 ? "-L follows it" : "send to that URL instead"
+            return "the server at \(server) moved this endpoint to \(location) (\(status)); \(advice)"
+        case let .missingLocation(server):
+            return "the server at \(server) answered \(status) without a Location"
+        case let .unusableLocation(server, location):
+            return "the server at \(server) redirected (\(status)) to \(location.debugDescription), which is not an http:// or https:// URL"
+        case let .leavesHTTPS(server, location):
+            return "refused a redirect from https to http: \(location) (\(status) from \(server))"
+        case let .tooManyRedirects(limit, server, location):
+            return "gave up after \(limit) redirects (the last, \(status) from \(server), to \(location))"
+        }
+    }
+}
+
+extension UploadError.JournalReason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .openFailed(path, message):
+            return "could not open the journal at \(path): \(message); check the directory's permissions"
+        case let .readFailed(message): return "could not read the journal: \(message)"
+        case let .writeFailed(message):
+            return "could not write the journal: \(message); nothing new starts until it can be written "
+                + "(free some space, or fix the directory's permissions)"
+        case let .removed(path):
+            return "the journal at \(path) was removed while Ferry used it; nothing new starts, "
+                + "and what is in flight can no longer be recorded there"
+        case let .inUse(path, processID):
+            let holder = processID.map { "another ferry process (pid \($0))" } ?? "another ferry process"
+            return "the journal at \(path) is in use by \(holder); its unfinished jobs are not restored "
+                + "here, so nothing is sent twice: try again when that process has ended"
+        }
+    }
+}
