@@ -17,7 +17,9 @@
 # Environment: BENCH_DIR (/tmp/ferry-bench): the files (generated once per N, with a manifest of
 # name, size, MD5) and soak-runs/DATE-SERVER/ (ferry's --json events, its stderr, the server's
 # log). CONCURRENCY (16). FERRY_ARGS: more ferry send options (split at spaces).
-# ferry runs under nice -n 19 and, when started as root, as nobody (setpriv, convention 9).
+# SOAK_NICE (19): ferry's niceness. At 19 on a machine busy with compiles ferry gets almost no
+# CPU (2026-11-26: 2,412 files in a minute, then none while ten compilers ran); 0 gives it one
+# share among them. ferry runs, when started as root, as nobody (setpriv, convention 9).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ferry="$(realpath "$1")"
@@ -26,6 +28,7 @@ shift $(( $# >= 2 ? 2 : 1 ))
 servers=("$@")
 [ ${#servers[@]} -gt 0 ] || servers=(nginx php go)
 concurrency="${CONCURRENCY:-16}"
+niceness="${SOAK_NICE:-19}"
 work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
 chmod 755 "$work"
@@ -186,7 +189,7 @@ run_one() { # server
     echo "$server on $url: ferry send --concurrency $concurrency, $count files (run dir $run)" >&2
     start="$(date +%s.%N)"
     set +e
-    (cd "$files" && XDG_STATE_HOME="$run/state" FERRY_CONNECTION_CENSUS=1 nice -n 19 "${unprivileged[@]}" \
+    (cd "$files" && XDG_STATE_HOME="$run/state" FERRY_CONNECTION_CENSUS=1 nice -n "$niceness" "${unprivileged[@]}" \
         "$ferry" send --json --concurrency "$concurrency" ${FERRY_ARGS:-} --url "$url" "${names[@]}" \
         > "$run/ferry.jsonl" 2> "$run/ferry.err")
     status=$?

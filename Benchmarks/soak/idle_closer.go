@@ -8,7 +8,8 @@
 // only earlier and at random.
 //
 // Each file part of a POST is read whole and logged as "FILENAME<TAB>BYTES<TAB>MD5" to the log
-// file (flushed at SIGTERM/SIGINT, then the server exits); the answer is 200 "ok".
+// file (flushed at SIGTERM/SIGINT, then the server exits); the answer is 200 "ok". At exit,
+// LOGFILE.connections gets "N connections, M closed idle".
 //
 // Usage: idle_closer ADDRESS LOGFILE    (ADDRESS like 127.0.0.1:8080); stdlib only.
 package main
@@ -25,19 +26,37 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
 const idleSentinel = time.Hour
 
-type randomIdleConn struct{ net.Conn }
+var accepted, idleCloses int64
 
-func (c randomIdleConn) SetReadDeadline(t time.Time) error {
+// randomIdleConn replaces the idle deadline of each idle spell with a random one, and counts the
+// closes that come from it (a close after the idle deadline passed, before any other deadline).
+type randomIdleConn struct {
+	net.Conn
+	idleUntil atomic.Int64 // the current idle spell's deadline (Unix ns), 0 outside one
+}
+
+func (c *randomIdleConn) SetReadDeadline(t time.Time) error {
 	if !t.IsZero() && time.Until(t) > idleSentinel/2 {
 		t = time.Now().Add(time.Duration(rand.Int63n(int64(2 * time.Second))))
+		c.idleUntil.Store(t.UnixNano())
+	} else {
+		c.idleUntil.Store(0)
 	}
 	return c.Conn.SetReadDeadline(t)
+}
+
+func (c *randomIdleConn) Close() error {
+	if until := c.idleUntil.Load(); until != 0 && time.Now().UnixNano() >= until {
+		atomic.AddInt64(&idleCloses, 1)
+	}
+	return c.Conn.Close()
 }
 
 type listener struct{ net.Listener }
@@ -47,7 +66,8 @@ func (l listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return randomIdleConn{c}, nil
+	atomic.AddInt64(&accepted, 1)
+	return &randomIdleConn{Conn: c}, nil
 }
 
 func main() {
@@ -108,6 +128,8 @@ func main() {
 		mu.Lock()
 		log.Flush()
 		out.Close()
+		os.WriteFile(os.Args[2]+".connections", []byte(fmt.Sprintf("%d connections, %d closed idle\n",
+			atomic.LoadInt64(&accepted), atomic.LoadInt64(&idleCloses))), 0o644)
 		os.Exit(0)
 	}()
 	server.Serve(listener{ln})

@@ -78,6 +78,10 @@ text = (f"{label}: files {files}, {secs:.1f} s, {files / secs:.0f} files/s, fail
         f"exit {status}, census [{census}], server sockets left {sockets}")
 if connections:
     text += f", nginx connections {len(connections)} for {requests} requests"
+try:
+    text += ", server: " + open(server_log + ".connections").read().strip()
+except OSError:
+    pass
 print(text)
 for error, count in errors.most_common(5):
     print(f"  {count} x {error}")
