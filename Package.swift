@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "FerryRuntime", targets: ["FerryRuntime"]),
         .library(name: "FerryHeadless", targets: ["FerryHeadless"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        // For Fuzz/ (libFuzzer targets for the receiver's multipart reader); not an API.
+        .library(name: "Receiver", targets: ["Receiver"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -14,6 +14,10 @@
 #   Benchmarks/run.sh cancel-soak [FILES [SEED]]  # 10,000 files, 5 % cancelled at random moments,
 #                                                # counted by ferry serve (MODE=debug builds debug)
 #   Benchmarks/run.sh kill-soak-ui [ROUNDS]  # the interface in tmux killed -9 and restarted
+#   Benchmarks/run.sh soak [N [SERVER...]]  # N (100,000) files in one ferry send --concurrency 16 to
+#                                           # nginx, php -S and a random idle-closing Go server,
+#                                           # counted server-side (issue 24)
+#   Benchmarks/run.sh fuzz [SECONDS [TARGET...]]  # the libFuzzer targets of Fuzz/, SECONDS (600) each
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
@@ -133,8 +137,17 @@ kill-soak-ui) # not a benchmark: exactly-once counts (issue 23)
     shift
     ./kill-soak-interface.sh "$(cd .. && swift build -c "${MODE:-release}" --show-bin-path)/ferry" "$@"
     ;;
+soak) # not a benchmark: exactly-once counts and leaked connections (issue 24)
+    (cd .. && swift build -c release --product ferry >&2)
+    shift
+    BENCH_DIR="$work" ./soak.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    ;;
+fuzz) # not a benchmark: libFuzzer's executions, coverage and findings (issue 24)
+    shift
+    BENCH_DIR="$work" ../Fuzz/run.sh "$@"
+    ;;
 *)
-    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle|cancel-soak [FILES [SEED]]|kill-soak-ui [ROUNDS]" >&2
+    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle|cancel-soak [FILES [SEED]]|kill-soak-ui [ROUNDS]|soak [N [SERVER...]]|fuzz [SECONDS [TARGET...]]" >&2
     exit 2
     ;;
 esac

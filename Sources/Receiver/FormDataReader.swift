@@ -96,6 +96,10 @@ final class FormDataReader {
     /// - Throws: ``ReceiverError`` for malformed multipart, exceeded limits or storage failures.
     func consume(_ chunk: ByteBuffer) async throws(ReceiverError) {
         rawHeaders.scan(chunk)
+        if rawHeaders.sawNonASCIIHeaderName {
+            // Before the parser sees it: multipart-kit traps on such a name (Fuzz/, issue 24).
+            throw .requestRejected(reason: .malformedPartHeaders(detail: "a part header name is not ASCII"))
+        }
         do {
             try parser.execute(chunk)
         } catch {

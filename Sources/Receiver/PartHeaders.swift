@@ -52,24 +52,30 @@ struct PartHeaders: Sendable, Equatable {
 
     /// Reverses the WHATWG escapes `%22`, `%0D`, `%0A` (any hex case); other `%` stay as they are.
     static func decodeFormEscapes(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let percent = rest.firstIndex(of: "%") {
-            result += rest[..<percent]
-            let escape = rest[percent...].prefix(3).uppercased()
-            switch escape {
-            case "%22": result += "\""
-            case "%0D": result += "\r"
-            case "%0A": result += "\n"
-            default:
-                result += "%"
-                rest = rest[rest.index(after: percent)...]
-                continue
+        // Scalars, not Characters: "%22" followed by a combining mark is one Character ("2" and
+        // the mark) but still an escape (found by Fuzz/, issue 24).
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains("%") else { return text }
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "%", index + 2 < scalars.count {
+                let decoded: Unicode.Scalar? =
+                    switch String(String.UnicodeScalarView(scalars[(index + 1)...(index + 2)])).uppercased() {
+                    case "22": "\""
+                    case "0D": "\r"
+                    case "0A": "\n"
+                    default: nil
+                    }
+                if let decoded {
+                    result.append(decoded)
+                    index += 3
+                    continue
+                }
             }
-            rest = rest[rest.index(percent, offsetBy: 3)...]
+            result.append(scalars[index])
+            index += 1
         }
-        result += rest
-        return result
+        return String(result)
     }
 }

@@ -53,6 +53,15 @@ struct RawHeaderScanner {
     private var line: [UInt8] = []
     private var lines: [Line] = []
     private var nextLine = 0
+    /// Whether the current header line's colon went by (its name has ended).
+    private var nameEnded = false
+    /// Whether the last header byte was a CR: only CR LF ends a header line, as in multipart-kit
+    /// (a lone LF is part of the value there), so the lines and names found here are its own.
+    private var afterCR = false
+    /// Whether a header line's name (before its colon) had a byte of 0x80 or more: multipart-kit
+    /// 4.7.1's parser indexes a 128-entry table with such a byte and traps (the whole server
+    /// would stop), so the reader must reject the body before the parser sees it.
+    private(set) var sawNonASCIIHeaderName = false
 
     /// Creates a scanner for a body with the given boundary.
     ///
@@ -107,10 +116,14 @@ struct RawHeaderScanner {
         case .boundaryLineEnd:
             if byte == 0x0A { state = .headerLines }
         case .headerLines:
-            guard byte == 0x0A else {
+            let endsLine = byte == 0x0A && afterCR
+            afterCR = byte == 0x0D
+            guard endsLine else {
+                if byte == 0x3A { nameEnded = true } else if byte >= 0x80, !nameEnded { sawNonASCIIHeaderName = true }
                 if line.count < Self.maximumLineLength { line.append(byte) }
                 return
             }
+            nameEnded = false
             if line.last == 0x0D { line.removeLast() }
             if line.isEmpty {
                 state = .body(matched: 0)

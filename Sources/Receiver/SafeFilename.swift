@@ -25,15 +25,18 @@ public struct SafeFilename: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter original: The filename as received (already decoded from the header).
     public init(_ original: String) {
-        var lastComponent = Substring(original)
-        if let separator = original.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
-            lastComponent = original[original.index(after: separator)...]
+        // Scalars, not Characters: "/" followed by a combining mark is one Character that is
+        // not "/" (found by Fuzz/, issue 24), and the name must hold no "/" byte at all.
+        let all = original.unicodeScalars
+        var lastComponent = all[...]
+        if let separator = all.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
+            lastComponent = all[all.index(after: separator)...]
         }
         var scalars = String.UnicodeScalarView()
-        for scalar in lastComponent.unicodeScalars {
+        for scalar in lastComponent {
             scalars.append(Self.isForbidden(scalar) ? "_" : scalar)
         }
-        var name = Substring(Self.shortened(String(scalars)))
+        var name = Substring(Self.shortened(String(scalars))).unicodeScalars
         while name.first == "." { name = name.dropFirst() }
         self.value = name.isEmpty ? Self.defaultName : String(name)
     }

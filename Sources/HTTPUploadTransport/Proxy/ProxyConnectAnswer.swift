@@ -34,7 +34,7 @@ struct ProxyConnectAnswer: Sendable, Hashable {
             if bytes.count > maximumHeadBytes { throw .tooLong }
             return nil
         }
-        let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\r")) ?? end
+        let lineEnd = bytes[..<end].firstIndex { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") } ?? end
         let line = String(decoding: bytes[..<lineEnd], as: UTF8.self)
         let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard words.count >= 2, words[1].count == 3, words[1].allSatisfy(\.isASCII), let status = Int(words[1]),

@@ -19,6 +19,9 @@ struct SendRunner {
     static let firstSliceSize = 32
     /// The largest slice: one journal transaction each.
     static let largestSliceSize = 1024
+    /// Set to 1, `ferry send` prints the HTTP client's connection census (``ConnectionPoolCensus``)
+    /// to standard error at exit: once the queue is idle and once the pool is shut down.
+    static let censusVariable = "FERRY_CONNECTION_CENSUS"
 
     /// The manager's limits, retry policy and timeouts.
     var configuration: UploadQueueConfiguration
@@ -97,7 +100,13 @@ struct SendRunner {
         await termination.finishNormally()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         manager.flushJournal()
+        let idleCensus = transport.connectionCensus
         try? await transport.shutdown()
+        if ProcessInfo.processInfo.environment[Self.censusVariable] == "1" {
+            // For soaks (Benchmarks/soak.sh): the pool once the queue was idle, and once closed.
+            StandardStream.error.writeLineIgnoringFailure(
+                "ferry: connection census: idle queue: \(idleCensus); after shutdown: \(transport.connectionCensus)")
+        }
         events.sync {
             // Every job has ended: a summary nobody reads any more loses nothing.
             if json {
