@@ -1,4 +1,3 @@
-import Dispatch
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -48,10 +47,6 @@ final class ConnectionPool: Sendable {
     private let group: any EventLoopGroup
     private let state: Mutex<State>
     private let nextLease = Atomic<Int>(1)
-    /// Where TLS contexts are looked up (a `stat` of each trust and certificate file) and built
-    /// (the files read): never on the thread that asked for a lease — the upload manager's root
-    /// queue hands prepared requests to the transport itself — nor on an event loop.
-    private let tlsFiles = DispatchQueue(label: "ferry.transport.tls-files")
 
     /// Creates an empty pool.
     ///
@@ -165,23 +160,6 @@ final class ConnectionPool: Sendable {
     }
 
     private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint) {
-        guard let identity = endpoint.tls else {
-            connect(id, to: endpoint, tls: .success(nil))
-            return
-        }
-        tlsFiles.async {
-            let context: Result<NIOSSLContext?, UploadError>
-            do throws(UploadError) {
-                context = .success(try self.settings.tlsContexts.context(for: identity))
-            } catch {
-                context = .failure(error)
-            }
-            self.connect(id, to: endpoint, tls: context)
-        }
-    }
-
-    /// Connects once the TLS context, if the endpoint wants one, is known.
-    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint, tls context: Result<NIOSSLContext?, UploadError>) {
         let timeout = state.withLock { state -> TimeAmount in
             guard case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] else {
                 return .seconds(10)
@@ -189,9 +167,9 @@ final class ConnectionPool: Sendable {
             return waiting.connectTimeout
         }
         let route: ProxyRoute
-        let tls: NIOSSLContext?
+        var tls: NIOSSLContext?
         do throws(UploadError) {
-            tls = try context.get()
+            if let identity = endpoint.tls { tls = try settings.tlsContexts.context(for: identity) }
             route = try ProxyRoute(to: endpoint)
         } catch {
             connectFailed(id, error: error)

@@ -40,10 +40,6 @@ extension UploadManager {
         }
         pendingActions = []
         isDraining = false
-        if startedWhileDraining || (machine.isPaused && !preparedStarts.isEmpty) {
-            startedWhileDraining = false
-            prepareUpcomingStarts()
-        }
         deliverOutbox()
     }
 
@@ -51,7 +47,6 @@ extension UploadManager {
         switch action {
         case let .start(id, attempt, spec):
             startTransfer(id, attempt: attempt, spec: spec)
-            startedWhileDraining = true
         case let .abort(id):
             transfers.removeValue(forKey: id)?.task.cancel()
         case let .interrupt(id):

@@ -3,27 +3,18 @@ import Multipart
 
 // Attempts: started through the transport, their progress and outcome heard on the root queue.
 extension UploadManager {
-    /// Starts an attempt. A request built ahead for it (``prepareUpcomingStarts()``) goes to the
-    /// transport at once, from the root queue; otherwise it is built on `fileQueue` (building
-    /// inspects the files, and a small body is read as the transfer starts) and handed to the
-    /// transport from there. Either way the machine hears that the transfer began.
+    /// Starts an attempt: its request is built and handed to the transport on `fileQueue`
+    /// (building inspects the files, and a small body is read as the transfer starts), then the
+    /// machine hears that the transfer began.
     func startTransfer(_ id: UploadJobID, attempt: Int, spec: UploadJobSpec) {
         let gate = LastByteGate(job: id, attempt: attempt, marks: journal?.marks)
         let task = TransferHandle()
         let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
             self?.progressed(id, attempt: attempt, bytesSent: bytes)
         }
-        let transfer = ActiveTransfer(attempt: attempt, task: task, relay: relay, gate: gate)
-        transfers[id] = transfer
-        if let prepared = preparedStarts.removeValue(forKey: id), prepared.attempt == attempt, prepared.spec == spec {
-            let (now, date) = (scheduler.now, scheduler.currentDate)
-            let total = prepared.request.message.body.contentLength
-            run { $0.transferBegan(id, attempt: attempt, totalBytes: total, now: now, date: date) }
-            send(prepared.request, as: transfer, of: id)
-            return
-        }
+        transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay, gate: gate)
         let configuration = configuration
-        fileQueue.async { [formBuilder, scheduler] in
+        fileQueue.async { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
             let request: UploadRequest
             do throws(UploadError) {
@@ -42,23 +33,16 @@ extension UploadManager {
             self.rootQueue.async {
                 self.run { $0.transferBegan(id, attempt: attempt, totalBytes: total, now: now, date: date) }
             }
-            self.send(request, as: transfer, of: id)
+            task.started(transport.start(
+                request,
+                progress: { bytes in relay.report(bytes) },
+                bodyCompleting: { gate.pass() },
+                completion: { [weak self] result in
+                    guard let self else { return }
+                    self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+                }
+            ))
         }
-    }
-
-    /// Hands an attempt's request to the transport (from the root queue or the file queue; the
-    /// transport's `start` never blocks); its callbacks come back to the root queue.
-    private func send(_ request: UploadRequest, as transfer: ActiveTransfer, of id: UploadJobID) {
-        let (attempt, relay, gate) = (transfer.attempt, transfer.relay, transfer.gate)
-        transfer.task.started(transport.start(
-            request,
-            progress: { bytes in relay.report(bytes) },
-            bodyCompleting: { gate.pass() },
-            completion: { [weak self] result in
-                guard let self else { return }
-                self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
-            }
-        ))
     }
 
     /// Closes the gate of a job's transfer before it is aborted, and tells the machine when the

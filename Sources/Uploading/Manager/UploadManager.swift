@@ -69,13 +69,6 @@ public final class UploadManager: @unchecked Sendable {
     /// Retries on their way through the file queue (re-capturing their files): the queue is not
     /// idle while one is, though the machine has not heard of it yet.
     var retriesInPreparation = 0
-    /// Requests built ahead for the jobs that start next (`UploadManager+PreparedStarts`).
-    var preparedStarts: [UploadJobID: PreparedStart] = [:]
-    /// Jobs whose request the file queue is building ahead.
-    var preparingStarts: Set<UploadJobID> = []
-    /// Whether the actions being carried out started an attempt: the next starts are prepared
-    /// once they are done.
-    var startedWhileDraining = false
     var pendingActions: [UploadQueueStateMachine.Action] = []
     var isDraining = false
     /// Events published while actions are carried out, delivered together when they are done.
@@ -84,7 +77,7 @@ public final class UploadManager: @unchecked Sendable {
     var undelivered: [UploadEvent] = []
     var deliveryScheduled = false
 
-    struct ActiveTransfer: Sendable {
+    struct ActiveTransfer {
         let attempt: Int
         let task: TransferHandle
         let relay: ProgressRelay

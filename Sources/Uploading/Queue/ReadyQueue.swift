@@ -42,25 +42,6 @@ struct ReadyQueue: Sendable {
         return nil
     }
 
-    /// The oldest entries that are still current, without taking them.
-    ///
-    /// - Parameters:
-    ///   - limit: The most jobs returned.
-    ///   - maximum: The most entries looked at.
-    ///   - isCurrent: Whether a job still waits under a ticket.
-    /// - Returns: The jobs, oldest first.
-    func first(_ limit: Int, scanningAtMost maximum: Int, where isCurrent: (UploadJobID, Int) -> Bool) -> [UploadJobID] {
-        var found: [UploadJobID] = []
-        var index = head
-        let end = min(entries.count, head + maximum)
-        while index < end, found.count < limit {
-            let entry = entries[index]
-            if isCurrent(entry.id, entry.ticket) { found.append(entry.id) }
-            index += 1
-        }
-        return found
-    }
-
     /// Makes room for `count` more entries at once.
     ///
     /// - Parameter count: How many jobs are about to be made ready.
