@@ -9,11 +9,16 @@
 #   PREFIX/share/bash-completion/completions/ferry    completions, from
 #   PREFIX/share/zsh/site-functions/_ferry            `ferry --generate-completion-script SHELL`
 #   PREFIX/share/fish/vendor_completions.d/ferry.fish
+#   PREFIX/share/ferry/*.resources                    the MIME table and samples (linked from bin/,
+#                                                     where SwiftPM's Bundle.module looks)
 #
 # Running it again replaces all of these. Environment:
 #   FERRY_INSTALL_CONFIGURATION=debug   install the debug build instead of the release build (the
 #                                       tests use it to reuse the build `swift build` already made)
 #   FERRY_INSTALL_SCRATCH_PATH=DIR      SwiftPM's build folder (default .build)
+#   FERRY_INSTALL_IGNORE_LOCK=1         do not wait for the build folder's lock: for a caller that
+#                                       holds it while nothing builds (`swift test` holds it while
+#                                       the tests run, so the install test would wait forever)
 set -euo pipefail
 
 fail() { echo "install.sh: $*" >&2; exit 1; }
@@ -29,7 +34,9 @@ debug | release) ;;
 *) fail "FERRY_INSTALL_CONFIGURATION must be debug or release, not '$configuration'" ;;
 esac
 scratch="${FERRY_INSTALL_SCRATCH_PATH:-$root/.build}"
-swift_flags=(-c "$configuration" --scratch-path "$scratch")
+package_flags=(--scratch-path "$scratch")
+[ "${FERRY_INSTALL_IGNORE_LOCK:-}" != 1 ] || package_flags+=(--ignore-lock)
+swift_flags=(-c "$configuration" "${package_flags[@]}")
 
 mkdir -p "$prefix" || fail "cannot create $prefix"
 prefix="$(cd "$prefix" && pwd)"
@@ -84,7 +91,7 @@ date="$(git -C "$root" log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
 say "generating the man pages"
 plugin_log="$work/plugin.log"
 touch "$work/plugin-started" # pages older than this are an earlier run's
-if ! swift package --scratch-path "$scratch" plugin generate-manual --configuration "$configuration" \
+if ! swift package "${package_flags[@]}" plugin generate-manual --configuration "$configuration" \
     --multi-page --date "$date" >"$plugin_log" 2>&1; then
     cat "$plugin_log" >&2
     fail "swift package plugin generate-manual failed"
@@ -113,7 +120,22 @@ install -m 644 "$work/ferry.bash" "$prefix/share/bash-completion/completions/fer
 install -m 644 "$work/_ferry" "$prefix/share/zsh/site-functions/_ferry"
 install -m 644 "$work/ferry.fish" "$prefix/share/fish/vendor_completions.d/ferry.fish"
 
-# 4. The binary last, by rename: a running ferry keeps its old file, and a failed run above leaves
+# 4. The resource bundles (the MIME table, the demo's samples): SwiftPM's `Bundle.module` looks for
+# them beside the executable, else in the build folder, and stops the program when neither is there.
+# They go to PREFIX/share/ferry, with a link beside the binary.
+mkdir -p "$prefix/share/ferry"
+for bundle in "$bin_dir"/*.resources; do
+    [ -d "$bundle" ] || continue
+    name="$(basename "$bundle")"
+    rm -rf "$prefix/share/ferry/$name.new"
+    cp -R "$bundle" "$prefix/share/ferry/$name.new"
+    rm -rf "$prefix/share/ferry/$name"
+    mv "$prefix/share/ferry/$name.new" "$prefix/share/ferry/$name"
+    chmod -R u+rwX,go+rX,go-w "$prefix/share/ferry/$name"
+    ln -sfn "../share/ferry/$name" "$prefix/bin/$name"
+done
+
+# 5. The binary last, by rename: a running ferry keeps its old file, and a failed run above leaves
 # the old install whole.
 chmod 755 "$work/ferry"
 mv -f "$work/ferry" "$prefix/bin/ferry"
