@@ -43,7 +43,7 @@ prefix="$(cd "$prefix" && pwd)"
 [ -w "$prefix" ] || fail "$prefix is not writable by $(id -un): choose a prefix you own (scripts/install.sh ~/.local)"
 
 # 1. The binary.
-say "building ferry ($configuration; the first release build takes several minutes)"
+say "building ferry ($configuration; a first build takes minutes)"
 swift build "${swift_flags[@]}" --product ferry || fail "swift build failed"
 bin_dir="$(swift build "${swift_flags[@]}" --show-bin-path)"
 built="$bin_dir/ferry"
@@ -64,7 +64,9 @@ describe=""
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     describe="$(git -C "$root" describe --always --dirty 2>/dev/null || true)"
 fi
-if [ -n "$describe" ]; then
+if [ -n "$describe" ] && ! command -v python3 >/dev/null; then
+    say "warning: no python3 to stamp the commit into the binary; ferry --version will not name it"
+elif [ -n "$describe" ]; then
     python3 - "$work/ferry" "$describe" <<'PY' || fail "cannot stamp the commit into the binary"
 import sys
 path, describe = sys.argv[1], sys.argv[2].encode()
@@ -82,6 +84,9 @@ open(path, "wb").write(data)
 PY
 fi
 version="$("$work/ferry" --version)" || fail "the built binary does not run: $work/ferry --version failed"
+if [ -n "$describe" ] && command -v python3 >/dev/null && [[ "$version" != *"($describe)" ]]; then
+    fail "the stamped binary says '$version', not the commit $describe"
+fi
 
 # 2. Man pages: swift-argument-parser's generate-manual plugin reads the commands' help
 # (`ferry --experimental-dump-help`). It builds the package's products in $configuration first
