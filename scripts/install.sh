@@ -149,7 +149,8 @@ size() { stat -c %s "$1" | awk '{ printf "%.1f MB (%d bytes)", $1 / 1e6, $1 }'; 
 say "installed ferry $version ($configuration)"
 say "  $prefix/bin/ferry: $(size "$prefix/bin/ferry") stripped; $(size "$built") as built"
 say "  $installed_pages man pages in $prefix/share/man/man1 (man ferry, man ferry.send …)"
-say "  completions for bash, zsh and fish under $prefix/share"
+say "  completions for bash, zsh and fish under $prefix/share (bash-completion and fish look there for"
+say "  ~/.local; zsh needs fpath+=($prefix/share/zsh/site-functions) before compinit unless it is /usr/local)"
 case ":$PATH:" in
 *":$prefix/bin:"*) ;;
 *) say "note: $prefix/bin is not on PATH" ;;
