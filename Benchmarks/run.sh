@@ -10,6 +10,8 @@
 #   Benchmarks/run.sh upload-tls   # 1 GiB over HTTPS to nginx: ferry send vs curl -F
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
+#   Benchmarks/run.sh footprint  # peak RSS and time of --help, --version and uploads vs curl;
+#                                # the idle upload's and interface's memory by mapping
 #   Benchmarks/run.sh slow-clients [ARGS]  # 1,000 slow clients vs 100 curl -F uploads to ferry serve
 #   Benchmarks/run.sh cancel-soak [FILES [SEED]]  # 10,000 files, 5 % cancelled at random moments,
 #                                                # counted by ferry serve (MODE=debug builds debug)
@@ -119,6 +121,10 @@ idle)
     (cd .. && swift build -c release --product ferry >&2)
     ./idle-cpu.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
     ;;
+footprint)
+    (cd .. && swift build -c release --product ferry >&2)
+    BENCH_DIR="$work" ./footprint.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ;;
 queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the interface
     (cd .. && swift build -c release --product ferry >&2)
     swift build -c release --product queue-memory-benchmark >&2
@@ -147,7 +153,7 @@ fuzz) # not a benchmark: libFuzzer's executions, coverage and findings (issue 24
     BENCH_DIR="$work" ../Fuzz/run.sh "$@"
     ;;
 *)
-    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle|cancel-soak [FILES [SEED]]|kill-soak-ui [ROUNDS]|soak [N [SERVER...]]|fuzz [SECONDS [TARGET...]]" >&2
+    echo "usage: $0 encode|journal|upload|upload-tls|many [N...]|many-tls [N...]|queue-memory|render|idle|footprint|cancel-soak [FILES [SEED]]|kill-soak-ui [ROUNDS]|soak [N [SERVER...]]|fuzz [SECONDS [TARGET...]]" >&2
     exit 2
     ;;
 esac
