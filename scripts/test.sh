@@ -39,9 +39,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     if [ -n "$added_policy" ]; then as_root rm -f "$policy"; fi
 fi
 
-# Python parsers for the interoperability tests.
-if ! python3 -c 'import werkzeug, python_multipart' 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart
+# Python parsers and clients for the interoperability tests (tuspy: the official tus client).
+if ! python3 -c 'import werkzeug, python_multipart, tusclient' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart tuspy
 fi
 
 swift build --build-tests

@@ -58,7 +58,7 @@ final class PartFileWriter {
     static func create(named name: SafeFilename, in directory: String, pool: NIOThreadPool) async throws(ReceiverError)
         -> PartFileWriter
     {
-        let result = await run(on: pool) { Self.openExclusively(name, in: directory) }
+        let result = await pool.runBlocking { Self.openExclusively(name, in: directory) }
         let (savedAs, descriptor) = try result.get()
         return PartFileWriter(savedAs: savedAs, directory: directory, descriptor: descriptor, pool: pool)
     }
@@ -95,14 +95,14 @@ final class PartFileWriter {
     func discard() async {
         await closeDescriptor()
         let path = directory + "/" + savedAs
-        _ = await Self.run(on: pool) { FileSystemName.withFileSystemPath(path) { unlink($0) } }
+        _ = await pool.runBlocking { FileSystemName.withFileSystemPath(path) { unlink($0) } }
     }
 
     private func flush() async throws(ReceiverError) {
         guard pending.readableBytes > 0, let descriptor else { return }
         pending.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let chunk = pending
-        let outcome = await Self.run(on: pool) { [savedAs] in
+        let outcome = await pool.runBlocking { [savedAs] in
             chunk.withUnsafeReadableBytes { bytes -> Result<Void, ReceiverError> in
                 var offset = 0
                 while offset < bytes.count {
@@ -127,21 +127,11 @@ final class PartFileWriter {
     private func closeDescriptor() async {
         guard let descriptor else { return }
         self.descriptor = nil
-        _ = await Self.run(on: pool) { close(descriptor) }
-    }
-
-    /// Runs blocking work on the thread pool and waits for it, even in a cancelled task: the
-    /// cleanup after a cancelled request (close, unlink) must still happen, and `runIfActive`
-    /// skips work of cancelled tasks.
-    private static func run<T: Sendable>(on pool: NIOThreadPool, _ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            // The work item gets `.cancelled` only when the pool itself has stopped; it runs anyway.
-            pool.submit { _ in continuation.resume(returning: body()) }
-        }
+        _ = await pool.runBlocking { close(descriptor) }
     }
 
     /// Whether `error` says the disk or the quota is full (no inode is "full" too: `ENOSPC`).
-    private static func isOutOfSpace(_ error: Int32) -> Bool {
+    static func isOutOfSpace(_ error: Int32) -> Bool {
         error == ENOSPC || error == EDQUOT
     }
 

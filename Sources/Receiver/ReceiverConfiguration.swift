@@ -25,6 +25,10 @@ public struct ReceiverConfiguration: Sendable {
     public var capacity: ReceiverCapacity
     /// The faults to inject into uploads.
     public var faults: FaultPlan
+    /// How long an unfinished tus upload lives after its last PATCH (`--tus-expire`). Default 24 h.
+    public var tusExpiration: Duration
+    /// How fast request bodies are read, in bytes a second (`--throttle`); `nil` as fast as they come.
+    public var throttle: Int64?
     /// The level of the server's diagnostic log (Hummingbird's), which goes to standard error.
     public var logLevel: Logger.Level
     /// Called once with the base URL (such as `http://127.0.0.1:41234`) when the server is
@@ -47,6 +51,8 @@ public struct ReceiverConfiguration: Sendable {
     ///   - timeouts: How long a connection may keep the receiver waiting.
     ///   - capacity: Connections and uploads at once.
     ///   - faults: Faults to inject.
+    ///   - tusExpiration: How long an unfinished tus upload lives after its last PATCH.
+    ///   - throttle: Bytes a second at which request bodies are read, or `nil`.
     ///   - logLevel: Level of the diagnostic log on standard error.
     ///   - onListening: Called with the base URL once listening.
     ///   - onRequestLogged: Called once per finished request.
@@ -60,6 +66,8 @@ public struct ReceiverConfiguration: Sendable {
         timeouts: ReceiverTimeouts = .standard,
         capacity: ReceiverCapacity = ReceiverCapacity(),
         faults: FaultPlan = .none,
+        tusExpiration: Duration = Self.defaultTusExpiration,
+        throttle: Int64? = nil,
         logLevel: Logger.Level = .error,
         onListening: (@Sendable (String) -> Void)? = nil,
         onRequestLogged: (@Sendable (RequestLog) -> Void)? = nil
@@ -73,10 +81,17 @@ public struct ReceiverConfiguration: Sendable {
         self.timeouts = timeouts
         self.capacity = capacity
         self.faults = faults
+        self.tusExpiration = tusExpiration
+        self.throttle = throttle
         self.logLevel = logLevel
         self.onListening = onListening
         self.onRequestLogged = onRequestLogged
     }
+
+    /// The default of ``tusExpiration``: 24 hours.
+    public static let defaultTusExpiration = Duration.seconds(86_400)
+    /// The longest ``tusExpiration`` accepted, in seconds: a year.
+    static let maximumTusExpirationSeconds: Int64 = 366 * 86_400
 
     /// Checks every value is in range.
     ///
@@ -88,6 +103,14 @@ public struct ReceiverConfiguration: Sendable {
         try limits.validate()
         try timeouts.validate()
         try faults.validate()
+        if tusExpiration < .seconds(1) || tusExpiration > .seconds(Self.maximumTusExpirationSeconds) {
+            throw .invalidConfiguration(
+                reason: .valueOutOfRange(
+                    option: "--tus-expire", value: tusExpiration.components.seconds, allowed: 1...Self.maximumTusExpirationSeconds))
+        }
+        if let throttle, throttle < 1 {
+            throw .invalidConfiguration(reason: .valueOutOfRange(option: "--throttle", value: throttle, allowed: 1...Int64.max))
+        }
         switch access {
         case .open:
             if !allowsUnauthenticatedNetworkAccess && !ListenAddress.isLoopback(host) {

@@ -19,6 +19,8 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
     case requestRejected(reason: RequestRejectionReason)
     /// Writing an uploaded file to the upload directory failed.
     case storageFailed(reason: StorageFailureReason)
+    /// A tus request was refused; the upload's stored bytes are unchanged.
+    case tusRefused(reason: TusRefusalReason)
 
     /// Why a ``ReceiverConfiguration`` cannot be used.
     public enum ConfigurationFailureReason: Sendable, Equatable {
@@ -109,6 +111,7 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             }
         case .storageFailed(.outOfSpace): return 507
         case .storageFailed: return 500
+        case .tusRefused(let reason): return reason.httpStatus
         case .invalidConfiguration, .serverFailed: return 500
         }
     }
@@ -195,6 +198,8 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
                 return "Insufficient storage: \(what) (errno \(errno)) while saving '\(FileSystemName.escaped(name))'; the partial file was removed and nothing of this upload was kept. Free space on the server, then send again."
             }
+        case .tusRefused(let reason):
+            return reason.description
         }
     }
 }

@@ -1,11 +1,13 @@
 import Hummingbird
 
-/// Builds the receiver's routes: the usage text, the list of uploads and the upload endpoints.
+/// Builds the receiver's routes: the usage text, the list of uploads, the multipart upload
+/// endpoints and tus at `/files/`.
 enum ReceiverRouter {
     /// Makes the router.
     ///
     /// - Parameters:
-    ///   - handler: Answers the upload routes.
+    ///   - handler: Answers the multipart upload routes.
+    ///   - tus: Answers tus 1.0.0 at `/files/`.
     ///   - store: The stored uploads, for `GET /uploads`.
     ///   - fallbackBaseURL: The server's URL for the usage text when a request has no `Host`.
     ///   - accessCheck: The token every request must carry, or `nil` when anyone may send.
@@ -14,6 +16,7 @@ enum ReceiverRouter {
     ///   every request without the token.
     static func make(
         handler: UploadHandler,
+        tus: TusHandler,
         store: UploadStore,
         fallbackBaseURL: String,
         accessCheck: AccessCheck?,
@@ -42,6 +45,7 @@ enum ReceiverRouter {
                 await handler.handle(request, context: context)
             }
         }
+        tus.addRoutes(to: router)
         return router
     }
 
@@ -53,11 +57,15 @@ enum ReceiverRouter {
     /// - Returns: A few lines of plain text.
     static func usageText(baseURL: String, directory: String) -> String {
         """
-        ferry serve: a receiver for multipart/form-data uploads.
+        ferry serve: a receiver for multipart/form-data uploads and tus resumable uploads.
 
         Send any number of files and text fields with POST to /upload (or /upload/..., /multiupload):
           curl -F file=@photo.jpg -F note=hello \(baseURL)/upload
         The answer is JSON: {"fields": {NAME: [VALUE, ...]}, "files": [{"field", "filename", "savedAs", "size", "contentType", "sha256"}]}.
+        Resumable uploads speak tus 1.0.0 at \(baseURL)/files/ (creation, creation-with-upload, termination,
+        expiration, checksum sha1/sha256), for example with tuspy:
+          python3 -c 'from tusclient import client; client.TusClient("\(baseURL)/files/").uploader("photo.jpg", metadata={"filename": "photo.jpg"}).upload()'
+        A finished tus upload is saved like a form's file, under its "filename" metadata.
         Files are saved in \(directory). GET \(baseURL)/uploads lists what was received.
 
         """

@@ -27,8 +27,9 @@ import Darwin
 /// or let ``withRunningReceiver(_:_:)`` do the stopping. ``start(_:)`` returns once the socket is
 /// bound, so the port is known and connections are accepted.
 ///
-/// Routes: `GET /` (how to send), `GET /uploads` (JSON array of ``UploadRecord``), and
-/// `POST /upload`, `/upload/...`, `/multiupload` (store files, answer with an ``UploadRecord``).
+/// Routes: `GET /` (how to send), `GET /uploads` (JSON array of ``UploadRecord``),
+/// `POST /upload`, `/upload/...`, `/multiupload` (store files, answer with an ``UploadRecord``),
+/// and tus 1.0.0 resumable uploads at `/files/` (``TusHandler``).
 public final class ReceiverServer: Sendable {
     /// The URL to send to, such as `http://127.0.0.1:41234` (no trailing slash).
     public let baseURL: String
@@ -46,6 +47,8 @@ public final class ReceiverServer: Sendable {
     private let services: ServiceGroup
     private let stopping: StoppingFlag
     private let connections: ConnectionRegistry
+    /// Removes expired tus uploads every ``TusHandler/sweepInterval``; cancelled by ``shutdown()``.
+    private let sweeper: Task<Void, Never>
 
     private init(
         baseURL: String,
@@ -56,7 +59,8 @@ public final class ReceiverServer: Sendable {
         task: Task<Void, any Error>,
         services: ServiceGroup,
         stopping: StoppingFlag,
-        connections: ConnectionRegistry
+        connections: ConnectionRegistry,
+        sweeper: Task<Void, Never>
     ) {
         self.baseURL = baseURL
         self.host = host
@@ -67,6 +71,7 @@ public final class ReceiverServer: Sendable {
         self.services = services
         self.stopping = stopping
         self.connections = connections
+        self.sweeper = sweeper
     }
 
     /// Every upload stored so far, oldest first (what `GET /uploads` answers).
@@ -93,6 +98,7 @@ public final class ReceiverServer: Sendable {
         logger.logLevel = configuration.logLevel
 
         let store = UploadStore()
+        let slots = UploadSlots(limit: capacity.uploads)
         let handler = UploadHandler(
             directory: directory,
             limits: configuration.limits,
@@ -100,17 +106,29 @@ public final class ReceiverServer: Sendable {
             store: store,
             pool: NIOThreadPool.singleton,
             stopping: stopping,
-            slots: UploadSlots(limit: capacity.uploads)
+            slots: slots
         )
+        let tus = TusHandler(
+            staging: TusStaging(uploadDirectory: directory),
+            uploads: TusUploads(),
+            limits: configuration.limits,
+            store: store,
+            pool: NIOThreadPool.singleton,
+            slots: slots,
+            expiresAfter: configuration.tusExpiration
+        )
+        await tus.restore()
         let accessCheck: AccessCheck? =
             switch configuration.access {
             case .open: nil
             case .token(let token): AccessCheck(token: token)
             }
         let timeouts = configuration.timeouts
+        let throttle = configuration.throttle
         let host = configuration.host
         let router = ReceiverRouter.make(
             handler: handler,
+            tus: tus,
             store: store,
             fallbackBaseURL: url(host: host, port: configuration.port),
             accessCheck: accessCheck,
@@ -125,16 +143,18 @@ public final class ReceiverServer: Sendable {
                     // Neither NIO nor Hummingbird answer `Expect: 100-continue`; without this,
                     // curl waits a second before sending any body over 1 MiB. Never to a request
                     // without the token: it is answered 401 unread.
-                    if handler.shouldSendContinue(request.head),
+                    if handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head),
                         accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true
                     {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }
                     try await responder(request, responseWriter, channel)
                 }, configuration: HTTP1Channel.Configuration(
+                    // The throttle comes after the timeouts (nearer the server), so a read it holds
+                    // back is not a read the client is late for.
                     additionalChannelHandlers: [
                         connections.makeHandler(), ConnectionShutdown(), ConnectionTimeoutHandler(timeouts: timeouts),
-                    ]))
+                    ] + (throttle.map { [ReadThrottleHandler(bytesPerSecond: $0)] as [any RemovableChannelHandler] } ?? [])))
             },
             // Past the connection limit the server stops accepting: new connections wait in the
             // kernel's backlog until one closes, and no descriptor is spent on them meanwhile.
@@ -184,6 +204,12 @@ public final class ReceiverServer: Sendable {
         guard let boundPort else {
             throw .serverFailed(reason: .stoppedBeforeListening(description: "the server task ended"))
         }
+        let sweeper = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tus.sweepInterval)
+                await tus.sweep()
+            }
+        }
         return ReceiverServer(
             baseURL: url(host: host, port: boundPort),
             host: host,
@@ -193,7 +219,8 @@ public final class ReceiverServer: Sendable {
             task: task,
             services: services,
             stopping: stopping,
-            connections: connections
+            connections: connections,
+            sweeper: sweeper
         )
     }
 
@@ -209,6 +236,7 @@ public final class ReceiverServer: Sendable {
     /// Safe to call more than once and from any task.
     public func shutdown() async {
         stopping.set()
+        sweeper.cancel()
         await services.triggerGracefulShutdown()
         // A graceful shutdown would wait for requests in flight: end them, and any connection
         // accepted while the listening channel was closing, until the server has stopped.

@@ -12,19 +12,25 @@ import Musl
 import Darwin
 #endif
 
-/// `ferry serve`: a small receiving server for trying Ferry (or any multipart client) out.
+/// `ferry serve`: a small receiving server for trying Ferry (or any multipart or tus client) out.
 ///
 /// Standard output carries the upload URL (`http://HOST:PORT/upload`) as its first line, then one
 /// JSON line per request; diagnostics go to standard error. Ctrl-C or SIGTERM stops it cleanly.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Receive multipart/form-data uploads and save them in a directory.",
+        abstract: "Receive multipart/form-data and tus resumable uploads and save them in a directory.",
         discussion: """
             Send with POST to /upload (or /upload/..., /multiupload), for example \
             `curl -F file=@photo.jpg http://127.0.0.1:3000/upload`. The answer is JSON with the \
             fields and files received; GET /uploads lists everything received so far. The first \
             line of standard output is the upload URL; then one JSON line per request.
+
+            Resumable uploads speak tus 1.0.0 at /files/ (creation, creation-with-upload, \
+            termination, expiration, checksum with sha1 or sha256; Tus-Max-Size is --max-body). \
+            Unfinished uploads wait in DIR/.ferry-tus (kept across restarts) and are removed \
+            --tus-expire after their last PATCH; a finished one is saved in DIR under its \
+            'filename' metadata like a form's file and listed by GET /uploads.
 
             Loopback needs no token. Any other --host (0.0.0.0, ::, a LAN address) needs a token \
             (--token, --token-file or FERRY_SERVE_TOKEN), which every request must carry as \
@@ -51,6 +57,19 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Listen off loopback without a token: anyone who can reach it may upload and list (a warning is printed).")
     var noAuth = false
+
+    @Option(help: "How long an unfinished tus upload is kept after its last PATCH, e.g. 30s, 10m, 24h. Default 24h.", transform: Serve.tusExpiry)
+    var tusExpire = ReceiverConfiguration.defaultTusExpiration
+
+    @Option(
+        help: "Read request bodies at most this fast, bytes a second (e.g. 512K, 20M): to watch or interrupt an upload half-way. Default: no limit.",
+        transform: { text in
+            guard let bytes = ByteCount.parse(text), bytes > 0 else {
+                throw ValidationError("--throttle must be a positive byte count a second such as 512K or 20M, got '\(text)'.")
+            }
+            return bytes
+        })
+    var throttle: Int64?
 
     @Option(help: "Seconds a request head may take (408 after). Default 20.", transform: Serve.seconds)
     var headerTimeout = ReceiverTimeouts.standard.header
@@ -137,12 +156,20 @@ struct Serve: AsyncParsableCommand {
     /// The name of the environment variable a token may come from.
     static let tokenVariable = "FERRY_SERVE_TOKEN"
 
-    /// Parses a number of seconds (`20`, `0.5`) as a duration.
+    /// Parses a timeout: seconds (`20`, `0.5`) or a duration with a unit (`500ms`, `30s`, `2m`).
     static func seconds(_ text: String) throws -> Duration {
-        guard let value = Double(text), value > 0, value <= 86_400 else {
-            throw ValidationError("a timeout must be a number of seconds between 0 and 86400, got '\(text)'.")
+        guard let duration = DurationText.parse(text), duration > .zero, duration <= .seconds(86_400) else {
+            throw ValidationError("a timeout must be a number of seconds (or 500ms, 30s, 2m) above 0 and at most 86400 s, got '\(text)'.")
         }
-        return .milliseconds(Int64((value * 1000).rounded()))
+        return duration
+    }
+
+    /// Parses `--tus-expire`: `30s`, `10m`, `24h`, `7d`, or seconds.
+    static func tusExpiry(_ text: String) throws -> Duration {
+        guard let duration = DurationText.parse(text), duration >= .seconds(1) else {
+            throw ValidationError("--tus-expire must be a duration of at least 1 s such as 30s, 10m, 24h or 7d, got '\(text)'.")
+        }
+        return duration
     }
 
     /// The token from --token, else --token-file (its first line), else the environment.
@@ -183,7 +210,7 @@ struct Serve: AsyncParsableCommand {
                 "ferry serve: WARNING: --no-auth: anyone who can reach \(server.baseURL) may upload files and list every upload received.")
         }
         LineWriter.standardError.writeLine(
-            "ferry serve: saving uploads in \(FileSystemName.escaped(server.directory)); send to \(server.baseURL)/upload (Ctrl-C stops).")
+            "ferry serve: saving uploads in \(FileSystemName.escaped(server.directory)); send to \(server.baseURL)/upload, or with tus to \(server.baseURL)/files/ (Ctrl-C stops).")
         // (The upload URL is also the first line of standard output, written by `onListening`.)
 
         let signalQueue = DispatchQueue(label: "ferry.receiver.signals")
@@ -224,6 +251,8 @@ struct Serve: AsyncParsableCommand {
                 stall: stall,
                 seed: seed
             ),
+            tusExpiration: tusExpire,
+            throttle: throttle,
             logLevel: .init(rawValue: logLevel) ?? .error
         )
     }
