@@ -14,15 +14,18 @@ import Uploading
 /// the server's offset settles what arrived, so nothing of a tus upload "may have arrived".
 ///
 /// A cancel aborts the request in flight; once it has ended (an answer that came first is still
-/// read, so an upload just created is known), the upload is removed with `DELETE` when the
-/// server offers termination, and the attempt reports cancelled.
+/// read, so an upload just created is known and kept in the checkpoint), the attempt reports
+/// cancelled — after `DELETE` of the upload when the job was cancelled (not stopped) and the
+/// server offers termination.
 final class TusTransfer: TransportTask {
     private struct State: Sendable {
         var machine: TusClientStateMachine
         /// The request in flight.
         var current: TransferExchange?
-        /// Whether `cancel()` was called.
+        /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
         var cancelRequested = false
+        /// Whether the cancel removes the upload (`DELETE`).
+        var discardsUpload = false
         /// Whether the machine heard of the cancel.
         var cancelHandled = false
         /// The offset last reported to `progress`.
@@ -73,9 +76,21 @@ final class TusTransfer: TransportTask {
         state.withLock { $0.machine.offset }
     }
 
+    /// Aborts the request in flight and keeps the upload for resuming (the job was stopped).
     func cancel() {
+        abort(discardingUpload: false)
+    }
+
+    /// Aborts the request in flight, then removes the upload (`DELETE`; the job was cancelled).
+    func cancelDiscardingUpload() {
+        abort(discardingUpload: true)
+    }
+
+    private func abort(discardingUpload: Bool) {
         let current = state.withLock { state -> TransferExchange? in
+            guard !state.cancelRequested else { return nil }
             state.cancelRequested = true
+            state.discardsUpload = discardingUpload
             return state.current
         }
         current?.cancel()
@@ -85,6 +100,10 @@ final class TusTransfer: TransportTask {
     private func perform(_ action: TusClientStateMachine.Action) {
         reportProgress()
         switch action {
+        case let .sendAfter(tusRequest, delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
+                self.perform(.send(tusRequest))
+            }
         case let .send(tusRequest):
             if let algorithm = tusRequest.checksum {
                 Self.hashing.async {
@@ -117,7 +136,7 @@ final class TusTransfer: TransportTask {
         let cancelled = state.withLock { state -> TusClientStateMachine.Action? in
             if state.cancelRequested, !state.cancelHandled, tusRequest.purpose != .terminate {
                 state.cancelHandled = true
-                return state.machine.cancel()
+                return state.machine.cancel(discardingUpload: state.discardsUpload)
             }
             state.current = exchange
             return nil
@@ -134,7 +153,7 @@ final class TusTransfer: TransportTask {
             if state.cancelRequested, !state.cancelHandled {
                 state.cancelHandled = true
                 if case let .success(response) = result { _ = state.machine.answered(response) }
-                return state.machine.cancel()
+                return state.machine.cancel(discardingUpload: state.discardsUpload)
             }
             switch result {
             case let .success(response): return state.machine.answered(response)

@@ -51,8 +51,20 @@ public protocol TransportTask: Sendable {
     /// and the manager either ignores it or, after the body's last byte went, lets it decide.
     func cancel()
 
+    /// Aborts the transfer as `cancel()` does, and also removes what it left on the server to
+    /// be resumed (a tus upload: `DELETE`), because the job was cancelled or removed rather than
+    /// stopped. Transports that leave nothing behind need not implement it.
+    func cancelDiscardingUpload()
+
     /// The body bytes written to the connection so far (callable from any thread): what
     /// `progress` reported, or more when reports are held back. The manager reads it when the
     /// transfer ends or is stopped.
     var bytesWritten: Int64 { get }
+}
+
+extension TransportTask {
+    /// Aborts the transfer (`cancel()`): nothing on the server is kept for resuming.
+    public func cancelDiscardingUpload() {
+        cancel()
+    }
 }

@@ -16,6 +16,7 @@ import Multipart
 ///              ▲                                                                        │
 ///              └──────────────── (204, Upload-Offset) ◀──────────────────────────────────┘
 /// 409/460 on a PATCH ─▶ locate; 404/410 on the upload URL ─▶ create a new one (once);
+/// 423 (locked by a request the server still holds) ─▶ the same request (a PATCH: locate) later;
 /// cancel ─▶ terminate (DELETE) when an upload URL is known ─▶ stop
 /// ```
 ///
@@ -29,6 +30,9 @@ public struct TusClientStateMachine: Sendable {
     public enum Action: Sendable, Hashable {
         /// Send this request and report its answer (`answered`) or failure (`failed`).
         case send(TusRequest)
+        /// Send this request after `delay` (the upload is locked by a request the server still
+        /// holds, one cut off a moment ago), then as `send`.
+        case sendAfter(TusRequest, delay: Duration)
         /// The attempt ends with this response: 2xx when the upload is complete, else a status
         /// the manager classifies.
         case finish(UploadResponse)
@@ -72,6 +76,10 @@ public struct TusClientStateMachine: Sendable {
 
     /// How many chunks in a row the server may refuse (409, 460) before the attempt fails.
     public static let maximumRefusals = 3
+    /// How long to wait before asking an upload that answered 423 Locked again.
+    public static let lockedRetryDelay = Duration.milliseconds(250)
+    /// How many 423 answers in a row an attempt waits out (5 s) before it ends with the answer.
+    public static let maximumLockedWaits = 20
 
     /// What is uploaded.
     public let plan: TusUploadPlan
@@ -88,6 +96,8 @@ public struct TusClientStateMachine: Sendable {
     private var restarted = false
     /// Chunks refused in a row.
     private var refusals = 0
+    /// 423 answers in a row.
+    private var lockedWaits = 0
 
     /// Creates the machine for an attempt.
     ///
@@ -114,6 +124,14 @@ public struct TusClientStateMachine: Sendable {
     /// - Returns: What to do next.
     public mutating func answered(_ response: UploadResponse) -> Action {
         guard case let .awaiting(request) = state else { preconditionFailure("an answer without a request") }
+        if response.status == 423, request.purpose != .discover, request.purpose != .create,
+           lockedWaits < Self.maximumLockedWaits {
+            lockedWaits += 1
+            let again = request.purpose == .append ? locateRequest(request.target) : request
+            state = .awaiting(again)
+            return .sendAfter(again, delay: Self.lockedRetryDelay)
+        }
+        lockedWaits = 0
         switch request.purpose {
         case .discover: return discovered(response)
         case .create: return created(response, request: request)
@@ -137,14 +155,17 @@ public struct TusClientStateMachine: Sendable {
         return request.purpose == .terminate ? .stop : .fail(error)
     }
 
-    /// The job was cancelled. The executor **must** call this only with no request in flight
-    /// (after the one in flight was aborted and reported, its answer given to `answered` first,
-    /// so a created upload is known).
+    /// The attempt was aborted: the job was cancelled (`discardingUpload`), or stopped. The
+    /// executor **must** call this only with no request in flight (after the one in flight was
+    /// aborted and reported, its answer given to `answered` first, so a created upload is known).
     ///
-    /// - Returns: `DELETE` to the upload URL when there is one and the server may offer
-    ///   `termination` (or was not asked yet); else `stop`.
-    public mutating func cancel() -> Action {
-        guard state != .ended, let uploadURL, capabilities.map({ $0.offers("termination") }) ?? true else {
+    /// - Parameter discardingUpload: Whether the upload is removed (a cancelled job) rather than
+    ///   kept to be resumed (a stopped one).
+    /// - Returns: `DELETE` to the upload URL when discarding, there is one and the server may
+    ///   offer `termination` (or was not asked yet); else `stop`.
+    public mutating func cancel(discardingUpload: Bool) -> Action {
+        guard discardingUpload, state != .ended, let uploadURL,
+              capabilities.map({ $0.offers("termination") }) ?? true else {
             state = .ended
             return .stop
         }
@@ -249,7 +270,11 @@ public struct TusClientStateMachine: Sendable {
     }
 
     private mutating func locate(_ url: UploadTarget) -> Action {
-        send(TusRequest(purpose: .locate, target: url, headers: [Self.resumable], range: 0..<0))
+        send(locateRequest(url))
+    }
+
+    private func locateRequest(_ url: UploadTarget) -> TusRequest {
+        TusRequest(purpose: .locate, target: url, headers: [Self.resumable], range: 0..<0)
     }
 
     /// The upload is gone: a new one, from byte 0, once per attempt.

@@ -19,7 +19,7 @@ struct TusTransferTests {
     }
 
     /// Runs one attempt to its end; `cancelWhen` is asked at each progress report.
-    static func run(_ plan: TusUploadPlan, headers: [HeaderField] = [], transport: HTTPTransport,
+    static func run(_ plan: TusUploadPlan, headers: [HeaderField] = [], transport: HTTPTransport, discarding: Bool = true,
                     cancelWhen: @escaping @Sendable (Int64) -> Bool = { _ in false }) async throws -> Outcome {
         let message = RequestMessage(method: "POST", target: plan.creationURL,
                                      headers: [HeaderField(name: "Host", value: plan.creationURL.hostHeader)] + headers,
@@ -33,7 +33,7 @@ struct TusTransferTests {
                 state.progress.append(bytes)
                 return state.task
             }
-            if cancelWhen(bytes) { task?.cancel() }
+            if cancelWhen(bytes) { discarding ? task?.cancelDiscardingUpload() : task?.cancel() }
         }, bodyCompleting: {
             Issue.record("a tus upload never asks the last-byte gate")
             return true
@@ -178,5 +178,30 @@ struct TusTransferTests {
         }
         #expect((deleted?["status"] as? Int) == 204, "\(server.lines)")
         #expect(server.savedContents().isEmpty)
+    }
+
+    @Test("ferry serve --throttle: a stop (plain cancel) keeps the upload, and the next attempt goes on from its offset")
+    func stopKeeps() async throws {
+        let server = try await SpawnedReceiver.start(["--throttle", "256K"])
+        defer { server.terminate() }
+        let dir = TemporaryDirectory()
+        let content = Self.bytes(1 << 20, seed: 5)
+        let path = try dir.write("stopped.bin", content)
+        let transport = HTTPTransport()
+        var plan = try Self.plan(path, creationURL: server.baseURL + "/files/", chunk: 64 * 1024)
+        let stopped = try await Self.run(plan, transport: transport, discarding: false, cancelWhen: { $0 >= 128 * 1024 })
+        guard case .failure(.transferFailed(.other("cancelled"))) = stopped.result else {
+            Issue.record("not stopped: \(stopped.result)")
+            return
+        }
+        #expect(!server.logLines.contains { $0["method"] as? String == "DELETE" })
+        let location = try #require(server.logLines.first { $0["method"] as? String == "PATCH" }?["path"] as? String)
+        plan.uploadURL = try UploadTarget(server.baseURL + location)
+        let before = server.logLines.count
+        let resumed = try await Self.run(plan, transport: transport)
+        try await transport.shutdown()
+        #expect(try resumed.result.get().isSuccess)
+        #expect(!server.logLines.dropFirst(before).contains { $0["method"] as? String == "POST" })
+        #expect(server.savedContents().contains(Data(content)))
     }
 }

@@ -139,6 +139,40 @@ struct TusClientStateMachineTests {
             == .fail(.tusFailed(reason: .chunksRefused(count: 3, offset: 2, status: status))))
     }
 
+    @Test("423 Locked: HEAD and DELETE are asked again later, a PATCH is followed by HEAD later; 20 in a row end the attempt")
+    func locked() {
+        var machine = TusClientStateMachine(plan: Self.plan(uploadURL: Self.upload))
+        _ = machine.start()
+        _ = machine.answered(Self.options)
+        let head = Self.request(machine.answered(Self.response(200, [("Upload-Offset", "0")])))
+        #expect(head?.method == "PATCH")
+        guard case let .sendAfter(again, delay) = machine.answered(Self.response(423)) else {
+            Issue.record("no wait")
+            return
+        }
+        #expect(again.method == "HEAD" && delay == TusClientStateMachine.lockedRetryDelay)
+        for _ in 2...TusClientStateMachine.maximumLockedWaits {
+            guard case .sendAfter(let request, _) = machine.answered(Self.response(423)) else {
+                Issue.record("no wait")
+                return
+            }
+            #expect(request.method == "HEAD")
+        }
+        let locked = Self.response(423)
+        #expect(machine.answered(locked) == .finish(locked))
+
+        var cancelling = TusClientStateMachine(plan: Self.plan(uploadURL: Self.upload))
+        _ = cancelling.start()
+        _ = cancelling.answered(Self.options)
+        _ = cancelling.cancel(discardingUpload: true)
+        guard case let .sendAfter(delete, _) = cancelling.answered(Self.response(423)) else {
+            Issue.record("no wait")
+            return
+        }
+        #expect(delete.method == "DELETE")
+        #expect(cancelling.answered(Self.response(204)) == .stop)
+    }
+
     @Test("a confirmed chunk resets the refusal count")
     func refusalsReset() {
         var machine = TusClientStateMachine(plan: Self.plan(size: 100, uploadURL: Self.upload))
@@ -251,34 +285,44 @@ struct TusClientStateMachineTests {
         #expect(!lost.mayHaveArrived)
     }
 
+    @Test("a stop keeps the upload for resuming: no DELETE, the upload URL still known")
+    func stop() {
+        var machine = TusClientStateMachine(plan: Self.plan())
+        _ = machine.start()
+        _ = machine.answered(Self.options)
+        _ = machine.answered(Self.response(201, [("Location", "/files/abc")]))
+        #expect(machine.cancel(discardingUpload: false) == .stop)
+        #expect(machine.uploadURL == Self.upload)
+    }
+
     @Test("cancel: DELETE to a known upload (with termination or not yet discovered), else stop; the DELETE's end stops")
     func cancel() {
         var patching = TusClientStateMachine(plan: Self.plan())
         _ = patching.start()
         _ = patching.answered(Self.options)
         _ = patching.answered(Self.response(201, [("Location", "/files/abc")]))
-        let delete = Self.request(patching.cancel())
+        let delete = Self.request(patching.cancel(discardingUpload: true))
         #expect(delete?.method == "DELETE" && delete?.target == Self.upload && Self.header(delete, "Tus-Resumable") == "1.0.0")
         #expect(patching.answered(Self.response(204)) == .stop)
 
         var failing = TusClientStateMachine(plan: Self.plan(uploadURL: Self.upload))
-        #expect(Self.request(failing.cancel())?.method == "DELETE")
+        #expect(Self.request(failing.cancel(discardingUpload: true))?.method == "DELETE")
         #expect(failing.failed(.transferFailed(reason: .connectTimedOut)) == .stop)
 
         var unknown = TusClientStateMachine(plan: Self.plan())
         _ = unknown.start()
-        #expect(unknown.cancel() == .stop)
+        #expect(unknown.cancel(discardingUpload: true) == .stop)
 
         var noTermination = TusClientStateMachine(plan: Self.plan())
         _ = noTermination.start()
         _ = noTermination.answered(Self.response(204, [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation")]))
         _ = noTermination.answered(Self.response(201, [("Location", "/files/abc")]))
-        #expect(noTermination.cancel() == .stop)
+        #expect(noTermination.cancel(discardingUpload: true) == .stop)
 
         var finished = TusClientStateMachine(plan: Self.plan(uploadURL: Self.upload))
         _ = finished.start()
         _ = finished.answered(Self.options)
         _ = finished.answered(Self.response(200, [("Upload-Offset", "10")]))
-        #expect(finished.cancel() == .stop)
+        #expect(finished.cancel(discardingUpload: true) == .stop)
     }
 }
