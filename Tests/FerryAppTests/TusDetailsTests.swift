@@ -25,3 +25,27 @@ struct TusDetailsTests {
         #expect(details.contains { $0.contains("· resumed at 61 % (byte 610 of 1000)") }, "\(details)")
     }
 }
+
+@Suite("The form's Protocol row")
+struct TusProtocolRowTests {
+    @Test("Enter on Protocol switches multipart ↔ tus; tus jobs are one per file, whatever Mode says, and the setting round-trips")
+    func protocolRow() throws {
+        var state = AppState(directory: "/data", settings: FormSettings(url: "http://h/files/", mode: .bundle), homeDirectory: "/",
+                             size: Size(width: 100, height: 30), timeZone: TimeZone(identifier: "UTC")!)
+        #expect(state.form.text(of: .uploadProtocol) == "multipart/form-data")
+        state.form.scroll.select(try #require(state.form.fields.firstIndex(of: .uploadProtocol)))
+        state.focus = .form
+        _ = state.update(.keyPressed(.key(.enter)))
+        #expect(state.form.settings.usesTus)
+        #expect(state.form.text(of: .uploadProtocol) == "tus (resumable, one upload per file)")
+        let files = [QueuedFile(path: "/d/a", size: 1, modificationTimeNanoseconds: 1), QueuedFile(path: "/d/b", size: 1, modificationTimeNanoseconds: 1)]
+        let specs = state.form.jobSpecs(for: files)
+        #expect(specs.count == 2 && specs.allSatisfy { $0.tus == TusJobOptions() })
+        let saved = try JSONDecoder().decode(FormSettings.self, from: JSONEncoder().encode(state.form.settings))
+        #expect(saved.usesTus)
+        let old = try JSONDecoder().decode(FormSettings.self, from: Data("""
+            {"url":"u","method":"POST","fileField":"file","mode":"perFile","concurrency":4,"retries":3,"parameters":[],"headers":[]}
+            """.utf8))
+        #expect(!old.usesTus)
+    }
+}
