@@ -543,7 +543,10 @@ public final class UploadManager: @unchecked Sendable {
                     )
                     request.tusCheckpointed = { [weak self] checkpoint in
                         guard let self else { return }
-                        self.rootQueue.async { self.run { $0.tusCheckpointed(id, attempt: attempt, checkpoint: checkpoint) } }
+                        self.rootQueue.async {
+                            let now = self.scheduler.now
+                            self.run { $0.tusCheckpointed(id, attempt: attempt, checkpoint: checkpoint, now: now) }
+                        }
                     }
                 } else {
                     request = try formBuilder.request(

@@ -18,7 +18,9 @@
 ///   that byte only when it returned true; on false it **must not** write it, closes the
 ///   connection (so the server cannot complete the request) and reports a failure. Each sending
 ///   of the body asks again (a followed redirect, a re-send on a new connection). This is where
-///   the manager records, ahead of the server, that the body may be complete;
+///   the manager records, ahead of the server, that the body may be complete. A tus request
+///   (`request.tus`) is the exception: it never asks, since the server's offset says what
+///   arrived, and its progress and `bytesWritten` are the bytes the server confirmed;
 /// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
