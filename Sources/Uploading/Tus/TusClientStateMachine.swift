@@ -76,9 +76,11 @@ public struct TusClientStateMachine: Sendable {
 
     /// How many chunks in a row the server may refuse (409, 460) before the attempt fails.
     public static let maximumRefusals = 3
-    /// How long to wait before asking an upload that answered 423 Locked again.
+    /// How long to wait before asking an upload that answered 423 Locked again the first time;
+    /// each further wait doubles, up to 2 s (a throttled server drains a cut request's buffered
+    /// bytes before it lets go of the upload).
     public static let lockedRetryDelay = Duration.milliseconds(250)
-    /// How many 423 answers in a row an attempt waits out (5 s) before it ends with the answer.
+    /// How many 423 answers in a row an attempt waits out (about 35 s) before it ends with the answer.
     public static let maximumLockedWaits = 20
 
     /// What is uploaded.
@@ -129,7 +131,7 @@ public struct TusClientStateMachine: Sendable {
             lockedWaits += 1
             let again = request.purpose == .append ? locateRequest(request.target) : request
             state = .awaiting(again)
-            return .sendAfter(again, delay: Self.lockedRetryDelay)
+            return .sendAfter(again, delay: min(.seconds(2), Self.lockedRetryDelay * (1 << min(lockedWaits - 1, 3))))
         }
         lockedWaits = 0
         switch request.purpose {

@@ -139,7 +139,7 @@ struct TusClientStateMachineTests {
             == .fail(.tusFailed(reason: .chunksRefused(count: 3, offset: 2, status: status))))
     }
 
-    @Test("423 Locked: HEAD and DELETE are asked again later, a PATCH is followed by HEAD later; 20 in a row end the attempt")
+    @Test("423 Locked: HEAD and DELETE are asked again later (250 ms, doubling to 2 s), a PATCH is followed by HEAD; 20 in a row end it")
     func locked() {
         var machine = TusClientStateMachine(plan: Self.plan(uploadURL: Self.upload))
         _ = machine.start()
@@ -151,13 +151,16 @@ struct TusClientStateMachineTests {
             return
         }
         #expect(again.method == "HEAD" && delay == TusClientStateMachine.lockedRetryDelay)
+        var delays: [Duration] = [delay]
         for _ in 2...TusClientStateMachine.maximumLockedWaits {
-            guard case .sendAfter(let request, _) = machine.answered(Self.response(423)) else {
+            guard case .sendAfter(let request, let delay) = machine.answered(Self.response(423)) else {
                 Issue.record("no wait")
                 return
             }
             #expect(request.method == "HEAD")
+            delays.append(delay)
         }
+        #expect(delays.prefix(5) == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2)])
         let locked = Self.response(423)
         #expect(machine.answered(locked) == .finish(locked))
 

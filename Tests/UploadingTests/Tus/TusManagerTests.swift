@@ -39,12 +39,13 @@ struct TusManagerTests {
         let id = try manager.enqueue(Self.spec(path, server: server))
         let checkpoint = try #require(try await Self.waitForProgress(manager, id))
         manager.cancel(id)
+        // The server may answer 423 while it still drains the cut PATCH; the DELETE is asked again.
         var deleted: [String: Any]?
-        for _ in 0..<200 where deleted == nil {
-            deleted = server.logLines.first { $0["method"] as? String == "DELETE" }
-            if deleted == nil { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1_000 where deleted == nil {
+            deleted = server.logLines.first { $0["method"] as? String == "DELETE" && $0["status"] as? Int == 204 }
+            if deleted == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
-        #expect(deleted?["status"] as? Int == 204, "\(server.lines)")
+        #expect(deleted != nil, "\(server.lines)")
         #expect((checkpoint.uploadURL ?? "").hasSuffix(deleted?["path"] as? String ?? "?"))
         #expect(manager.job(id)?.state == .cancelled)
         manager.stop()
