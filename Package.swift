@@ -75,6 +75,8 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // tus's Upload-Checksum (SHA-256, SHA-1) of each chunk.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // `ferry serve`: the bundled receiving server.

@@ -40,9 +40,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     if [ -n "$added_policy" ]; then as_root rm -f "$policy"; fi
 fi
 
-# Python parsers and clients for the interoperability tests (tuspy: the official tus client).
-if ! python3 -c 'import werkzeug, python_multipart, tusclient' 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart tuspy
+# Python parsers, clients and servers for the interoperability tests (tuspy: the official tus
+# client; tuspyserver, run with uvicorn: a tus server for Ferry's tus client).
+if ! python3 -c 'import werkzeug, python_multipart, tusclient, tuspyserver, uvicorn' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart tuspy tuspyserver uvicorn
 fi
 
 swift build --build-tests

@@ -31,6 +31,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
     case redirectRefused(status: Int, reason: RedirectReason)
     /// The journal could not be opened, read or written, or another process has it open.
     case journalFailed(reason: JournalReason)
+    /// A tus upload could not go on for `reason` (see `TusReason`). Not retried automatically.
+    case tusFailed(reason: TusReason)
     /// An error restored from a journal row that holds only its description: written before
     /// errors were stored typed, or in a shape this version cannot read.
     case recorded(description: String)
@@ -168,7 +170,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             }
         case let .serverRejected(status, _, _):
             return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
-        case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded:
+        case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded, .tusFailed:
             return false
         }
     }
@@ -238,6 +240,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             return reason.description
         case let .recorded(description):
             return description
+        case let .tusFailed(reason):
+            return reason.description
         }
     }
 

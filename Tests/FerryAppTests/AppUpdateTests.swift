@@ -155,7 +155,7 @@ struct AppUpdateTests {
         app.press(.enter)
         app.type("http://127.0.0.1:3000/upload")
         app.press(.enter)
-        app.type("jjjj")
+        app.type("jjjjj")
         #expect(app.state.form.currentField == .concurrency)
         app.press(.enter)
         app.press(.ctrl("u"))

@@ -8,6 +8,8 @@ public enum FormField: Hashable, Sendable {
     case fileField
     /// One request per file or all in one.
     case mode
+    /// `multipart/form-data` or tus (resumable, one upload per file).
+    case uploadProtocol
     /// Uploads at once.
     case concurrency
     /// Automatic retries.
@@ -50,7 +52,7 @@ public enum FormField: Hashable, Sendable {
     /// Whether Enter switches the row between two values instead of editing it.
     public var isSwitch: Bool {
         switch self {
-        case .mode, .remembersSecrets, .followsRedirects, .offersHTTP2, .verifiesCertificates: true
+        case .mode, .uploadProtocol, .remembersSecrets, .followsRedirects, .offersHTTP2, .verifiesCertificates: true
         default: false
         }
     }
@@ -62,6 +64,7 @@ public enum FormField: Hashable, Sendable {
         case .method: "Method"
         case .fileField: "File field"
         case .mode: "Mode"
+        case .uploadProtocol: "Protocol"
         case .concurrency: "Concurrency"
         case .retries: "Retries"
         case .remembersSecrets: "Secrets"

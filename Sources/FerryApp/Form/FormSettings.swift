@@ -10,6 +10,9 @@ public struct FormSettings: Hashable, Sendable, Codable {
     public var fileField: String
     /// One request per file, or all in one.
     public var mode: UploadMode
+    /// Whether files go up with tus (resumable; the URL is the creation URL, the parameters its
+    /// metadata, one upload per file whatever `mode` says) instead of `multipart/form-data`.
+    public var usesTus: Bool
     /// Uploads running at once.
     public var concurrency: Int
     /// Automatic retries of a failed upload.
@@ -50,7 +53,7 @@ public struct FormSettings: Hashable, Sendable, Codable {
     ///   - connection: How requests reach the server.
     public init(url: String = "", method: String = "POST", fileField: String = "file", mode: UploadMode = .perFile,
                 concurrency: Int = 4, retries: Int = 3, parameters: [FormRow] = [], headers: [FormRow] = [],
-                remembersSecrets: Bool = false, connection: ConnectionOptions = ConnectionOptions()) {
+                remembersSecrets: Bool = false, connection: ConnectionOptions = ConnectionOptions(), usesTus: Bool = false) {
         self.url = url
         self.method = method
         self.fileField = fileField
@@ -61,10 +64,11 @@ public struct FormSettings: Hashable, Sendable, Codable {
         self.headers = headers
         self.remembersSecrets = remembersSecrets
         self.connection = connection
+        self.usesTus = usesTus
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets, connection
+        case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets, connection, usesTus
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,7 +84,8 @@ public struct FormSettings: Hashable, Sendable, Codable {
             headers: try container.decode([FormRow].self, forKey: .headers),
             // Saved before the setting existed: nobody asked to remember, so the next save forgets.
             remembersSecrets: try container.decodeIfPresent(Bool.self, forKey: .remembersSecrets) ?? false,
-            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions()
+            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions(),
+            usesTus: try container.decodeIfPresent(Bool.self, forKey: .usesTus) ?? false
         )
     }
 }

@@ -43,7 +43,7 @@ public struct FormState: Hashable, Sendable {
 
     /// The rows of the form, in order.
     public var fields: [FormField] {
-        [.url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets]
+        [.url, .method, .fileField, .mode, .uploadProtocol, .concurrency, .retries, .remembersSecrets]
             + settings.parameters.indices.map(FormField.parameter) + [.newParameter]
             + settings.headers.indices.map(FormField.header) + [.newHeader] + FormField.connectionRows
     }
@@ -64,6 +64,7 @@ public struct FormState: Hashable, Sendable {
         case .method: settings.method
         case .fileField: settings.fileField
         case .mode: settings.mode.label
+        case .uploadProtocol: settings.usesTus ? "tus (resumable, one upload per file)" : "multipart/form-data"
         case .concurrency: rejectedNumbers[.concurrency] ?? String(settings.concurrency)
         case .retries: rejectedNumbers[.retries] ?? String(settings.retries)
         case .remembersSecrets: settings.remembersSecrets ? "remembered for the next start" : "forgotten on quit (Authorization, tokens, proxy password)"
@@ -132,7 +133,7 @@ public struct FormState: Hashable, Sendable {
         switch field {
         case .url: settings.url = text.trimmingSpaces
         case .fileField: settings.fileField = text
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .offersHTTP2,
+        case .method, .mode, .uploadProtocol, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .offersHTTP2,
              .verifiesCertificates: break
         case .proxy:
             let proxy = text.trimmingSpaces.isEmpty ? nil : text.trimmingSpaces
@@ -239,7 +240,7 @@ public struct FormState: Hashable, Sendable {
         case .clientKey:
             return settings.connection.clientKeyFile != nil && settings.connection.clientCertificateFile == nil
                 ? "set the Client cert too" : nil
-        case .method, .mode, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects, .offersHTTP2,
+        case .method, .mode, .uploadProtocol, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects, .offersHTTP2,
              .verifiesCertificates, .certificateAuthorityFile, .certificateAuthorityDirectory, .clientCertificate:
             return nil
         }
@@ -260,6 +261,7 @@ public struct FormState: Hashable, Sendable {
     public func jobSpecs(for files: [QueuedFile]) -> [UploadJobSpec] {
         // The jobs share one spec's URL, headers and parameters; only their files differ.
         let batch = request
+        if settings.usesTus { return files.map { batch.replacingFiles([$0]) } }
         switch settings.mode {
         case .perFile: return files.map { batch.replacingFiles([$0]) }
         case .bundle: return files.isEmpty ? [] : [batch.replacingFiles(files)]
@@ -271,7 +273,7 @@ public struct FormState: Hashable, Sendable {
     public var request: UploadJobSpec {
         UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers, fileField: settings.fileField,
                       textFields: settings.parameters, files: [], maximumRetries: settings.retries,
-                      connection: settings.connection)
+                      connection: settings.connection, tus: settings.usesTus ? TusJobOptions() : nil)
     }
 
     /// What of the request differs between a job's spec and the form as it is now, in words

@@ -229,6 +229,8 @@ extension AppState {
             form.methodChoice = form.methodOptions.firstIndex(of: form.settings.method) ?? 0
         case .mode:
             form.settings.mode = form.settings.mode == .perFile ? .bundle : .perFile
+        case .uploadProtocol:
+            form.settings.usesTus.toggle()
         case .remembersSecrets:
             form.settings.remembersSecrets.toggle()
         case .followsRedirects:
@@ -256,7 +258,7 @@ extension AppState {
             let fields = form.fields
             form.scroll.setCount(fields.count)
             form.scroll.select(fields.firstIndex(of: .header(form.settings.headers.count - 1)) ?? 0)
-        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .parameter, .newParameter:
+        case .url, .method, .fileField, .mode, .uploadProtocol, .concurrency, .retries, .remembersSecrets, .parameter, .newParameter:
             form.settings.parameters.append(FormRow(name: "", value: ""))
             let fields = form.fields
             form.scroll.setCount(fields.count)
@@ -271,7 +273,7 @@ extension AppState {
         switch form.currentField {
         case .parameter(let index): form.settings.parameters.remove(at: index)
         case .header(let index): form.settings.headers.remove(at: index)
-        case .url, .method, .fileField, .mode, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader,
+        case .url, .method, .fileField, .mode, .uploadProtocol, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader,
              .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             return []

@@ -81,6 +81,12 @@ struct JobDetails: Widget {
             return lines
         }
         lines += attemptLines
+        if let tus = job.tus {
+            let total = HumanFormat.bytes(tus.fileSize)
+            lines.append(TextLine("tus upload: \(tus.uploadURL ?? "not created yet") · \(HumanFormat.bytes(tus.offset)) of \(total) confirmed",
+                                  style: Theme.heading))
+            lines += tus.notes.map { TextLine("· " + DisplayWidth.escapingControls($0.description), style: Theme.dim) }
+        }
         if let error = job.lastError, error.description != job.attemptHistory.last?.error {
             lines.append(TextLine("Last error: " + DisplayWidth.escapingControls(error.description), style: Theme.error))
         }

@@ -20,6 +20,8 @@ import Uploading
 ///   of the socket (`BodyPump`), so an event loop never waits for the disk.
 /// - There is no total deadline: the attempt fails when no byte moves in either direction for
 ///   the request's idle timeout.
+/// - A request with a tus plan runs a tus upload (`TusTransfer`): its requests, one at a time,
+///   through the same pool and exchanges.
 ///
 /// `shutdown()` **must** be called before the transport is released.
 public final class HTTPTransport: UploadTransport {
@@ -71,6 +73,11 @@ public final class HTTPTransport: UploadTransport {
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
+        if request.tus != nil {
+            let transfer = TusTransfer(pool: pool, request: request, chunkSize: chunkSize, progress: progress, completion: completion)
+            transfer.start()
+            return transfer
+        }
         let exchange = TransferExchange(pool: pool, request: request, chunkSize: chunkSize,
                                         progress: progress, bodyCompleting: bodyCompleting, completion: completion)
         exchange.start()

@@ -42,6 +42,9 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     var responseTruncated: Bool
     /// The ended attempts, oldest first; nil when there are none.
     var attemptHistory: [UploadAttempt]?
+    /// A tus job's upload URL, confirmed offset, file stamp and notes (JSON), so a killed run's
+    /// successor goes on from the server's offset.
+    var tusCheckpoint: TusCheckpoint?
     /// `JournalClient`'s raw value; nil in rows written before clients were recorded.
     var client: String?
     /// When the row was inserted; nil in a record that updates a row.
@@ -59,6 +62,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
         case responseBody = "response_body"
         case responseTruncated = "response_truncated"
         case attemptHistory = "attempt_history"
+        case tusCheckpoint = "tus_checkpoint"
         case client
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -67,6 +71,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     /// The columns a state change writes.
     private static let stateColumns: [CodingKeys] = [
         .state, .attempts, .automaticRetries, .lastError, .lastErrorReason, .totalBytes, .updatedAt, .attemptHistory,
+        .tusCheckpoint,
     ]
     /// The columns a job's response adds to a state change.
     private static let responseColumns: [CodingKeys] = [.responseStatus, .responseHeaders, .responseBody, .responseTruncated]
@@ -135,6 +140,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
         lastErrorReason = job.lastError.map(JournaledError.init)
         totalBytes = job.progress.totalBytes
         attemptHistory = job.attemptHistory.isEmpty ? nil : job.attemptHistory
+        tusCheckpoint = job.tus
         responseStatus = job.response?.status
         responseHeaders = job.response.map { Self.headerLines($0.headers) }
         responseBody = job.response.map { Data($0.body) }
@@ -175,6 +181,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
         case .responseBody: return responseBody
         case .responseTruncated: return responseTruncated
         case .attemptHistory: return attemptHistory.map(JournalJSON.attempts)
+        case .tusCheckpoint: return try tusCheckpoint.map(Self.json)
         case .client: return client
         case .createdAt: return createdAt
         case .updatedAt: return updatedAt
@@ -205,7 +212,8 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
                     body: responseBody.map { [UInt8]($0) } ?? [], isBodyTruncated: responseTruncated
                 )
             },
-            attemptHistory: attemptHistory ?? []
+            attemptHistory: attemptHistory ?? [],
+            tus: tusCheckpoint
         )
     }
 

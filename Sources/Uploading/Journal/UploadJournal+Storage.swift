@@ -47,6 +47,9 @@ extension UploadJournal {
         migrator.registerMigration("v4-typed-error") { db in
             try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN last_error_reason TEXT")
         }
+        migrator.registerMigration("v5-tus-checkpoint") { db in
+            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN tus_checkpoint TEXT")
+        }
         return migrator
     }()
 

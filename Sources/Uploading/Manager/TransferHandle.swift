@@ -8,6 +8,8 @@ final class TransferHandle: Sendable {
     private struct State {
         var task: (any TransportTask)?
         var cancelled = false
+        /// Whether the cancel also discards what the server kept for resuming.
+        var discardsUpload = false
     }
 
     private let state = Mutex(State())
@@ -22,20 +24,24 @@ final class TransferHandle: Sendable {
     ///
     /// - Parameter task: The task.
     func started(_ task: any TransportTask) {
-        let cancelled = state.withLock { state in
+        let (cancelled, discardsUpload) = state.withLock { state in
             state.task = task
-            return state.cancelled
+            return (state.cancelled, state.discardsUpload)
         }
-        if cancelled { task.cancel() }
+        if cancelled { discardsUpload ? task.cancelDiscardingUpload() : task.cancel() }
     }
 
     /// Aborts the transfer now, or as soon as it has started.
-    func cancel() {
+    ///
+    /// - Parameter discardingUpload: Whether what the server kept for resuming is removed too
+    ///   (the job was cancelled or removed, not stopped).
+    func cancel(discardingUpload: Bool = false) {
         let task = state.withLock { state in
             state.cancelled = true
+            state.discardsUpload = discardingUpload
             return state.task
         }
-        task?.cancel()
+        discardingUpload ? task?.cancelDiscardingUpload() : task?.cancel()
     }
 
     /// The body bytes the transport wrote so far (0 before it started).

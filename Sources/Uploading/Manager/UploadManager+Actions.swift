@@ -48,7 +48,10 @@ extension UploadManager {
         case let .start(id, attempt, spec):
             startTransfer(id, attempt: attempt, spec: spec)
         case let .abort(id):
-            transfers.removeValue(forKey: id)?.task.cancel()
+            // A job cancelled or removed discards what the server kept for resuming (a tus
+            // upload); one stopped or put back keeps it.
+            let discards = machine.job(id).map { $0.state == .cancelled } ?? true
+            transfers.removeValue(forKey: id)?.task.cancel(discardingUpload: discards)
         case let .interrupt(id):
             transfers[id]?.task.cancel()
         case let .scheduleTimer(key, deadline):

@@ -14,14 +14,29 @@ extension UploadManager {
         }
         transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay, gate: gate)
         let configuration = configuration
+        let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
         fileQueue.async { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
-            let request: UploadRequest
+            var request: UploadRequest
             do throws(UploadError) {
-                request = try formBuilder.request(
-                    for: spec, jobID: id, attempt: attempt,
-                    connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
-                )
+                if spec.tus != nil {
+                    request = try formBuilder.tusRequest(
+                        for: spec, jobID: id, attempt: attempt, connectTimeout: configuration.connectTimeout,
+                        idleTimeout: configuration.idleTimeout, checkpoint: tusCheckpoint
+                    )
+                    request.tusCheckpointed = { [weak self] checkpoint in
+                        guard let self else { return }
+                        self.rootQueue.async {
+                            let now = self.scheduler.now
+                            self.run { $0.tusCheckpointed(id, attempt: attempt, checkpoint: checkpoint, now: now) }
+                        }
+                    }
+                } else {
+                    request = try formBuilder.request(
+                        for: spec, jobID: id, attempt: attempt,
+                        connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
+                    )
+                }
             } catch {
                 let now = scheduler.now
                 self.rootQueue.async { self.run { $0.transportFailed(id, attempt: attempt, error: error, now: now) } }
@@ -29,7 +44,8 @@ extension UploadManager {
             }
             let now = scheduler.now
             let date = scheduler.currentDate
-            let total = request.message.body.contentLength
+            // A tus job's progress is the file's bytes the server confirmed.
+            let total = request.tus?.file.size ?? request.message.body.contentLength
             self.rootQueue.async {
                 self.run { $0.transferBegan(id, attempt: attempt, totalBytes: total, now: now, date: date) }
             }

@@ -50,6 +50,13 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         set { changeOutcome { $0.attemptHistory = newValue } }
     }
 
+    /// Where the job's tus upload stands (upload URL, confirmed offset, notes); nil for
+    /// multipart jobs and before a tus upload was begun.
+    public internal(set) var tus: TusCheckpoint? {
+        get { outcome?.fields.tus }
+        set { changeOutcome { $0.tus = newValue } }
+    }
+
     /// Creates a job.
     ///
     /// - Parameters:
@@ -62,6 +69,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     ///   - lastError: The last error.
     ///   - response: The last response.
     ///   - attemptHistory: The ended attempts, oldest first.
+    ///   - tus: Where its tus upload stands.
     ///   - isHeld: Whether the queued job is held back until released.
     public init(
         id: UploadJobID,
@@ -73,6 +81,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         lastError: UploadError? = nil,
         response: UploadResponse? = nil,
         attemptHistory: [UploadAttempt] = [],
+        tus: TusCheckpoint? = nil,
         isHeld: Bool = false
     ) {
         self.id = id
@@ -83,7 +92,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.automaticRetries = automaticRetries
         self.retryAt = nil
         self.isHeld = isHeld && state == .queued
-        self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory)
+        self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory, tus: tus)
     }
 
     /// Takes the state, retry instant and hold of a phase: the queue's projection of its job.
@@ -127,7 +136,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         var fields = outcome?.fields ?? Outcome.Fields()
         body(&fields)
         outcome = Outcome.make(lastError: fields.lastError, response: fields.response,
-                               attemptHistory: fields.attemptHistory)
+                               attemptHistory: fields.attemptHistory, tus: fields.tus)
     }
 
     /// The part of a job that most queued jobs lack. Immutable: copies of a job share it, and a
@@ -137,6 +146,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
             var lastError: UploadError?
             var response: UploadResponse?
             var attemptHistory: [UploadAttempt] = []
+            var tus: TusCheckpoint?
         }
 
         let fields: Fields
@@ -146,9 +156,10 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         }
 
         /// The outcome holding these values, or nil when there is nothing to hold.
-        static func make(lastError: UploadError?, response: UploadResponse?, attemptHistory: [UploadAttempt]) -> Outcome? {
-            guard lastError != nil || response != nil || !attemptHistory.isEmpty else { return nil }
-            return Outcome(Fields(lastError: lastError, response: response, attemptHistory: attemptHistory))
+        static func make(lastError: UploadError?, response: UploadResponse?, attemptHistory: [UploadAttempt],
+                         tus: TusCheckpoint?) -> Outcome? {
+            guard lastError != nil || response != nil || !attemptHistory.isEmpty || tus != nil else { return nil }
+            return Outcome(Fields(lastError: lastError, response: response, attemptHistory: attemptHistory, tus: tus))
         }
 
         static func == (lhs: Outcome, rhs: Outcome) -> Bool {

@@ -20,6 +20,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         var extraFileParts: [ExtraFilePart]
         var maximumRetries: Int?
         var connection: ConnectionOptions
+        var tus: TusJobOptions?
     }
 
     /// The shared fields' one copy; immutable, so copies of a spec share it safely.
@@ -32,7 +33,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, method, headers, fileField, textFields, extraFileParts, files, maximumRetries, connection
+        case url, method, headers, fileField, textFields, extraFileParts, files, maximumRetries, connection, tus
     }
 
     private var shared: Shared
@@ -91,6 +92,13 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         set { change { $0.connection = newValue } }
     }
 
+    /// Whether the job is a tus upload (`--tus`; `url` is the creation URL, the text fields its
+    /// metadata) and how; nil for a `multipart/form-data` request.
+    public var tus: TusJobOptions? {
+        get { shared.fields.tus }
+        set { change { $0.tus = newValue } }
+    }
+
     /// Creates a job spec.
     ///
     /// - Parameters:
@@ -103,6 +111,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
     ///   - files: The job's files with their stamps.
     ///   - maximumRetries: Automatic retries for this job; nil for the queue's policy.
     ///   - connection: How the requests reach the server.
+    ///   - tus: The tus options of a tus job; nil for multipart.
     public init(
         url: String,
         method: String = "POST",
@@ -112,10 +121,11 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         extraFileParts: [ExtraFilePart] = [],
         files: [QueuedFile],
         maximumRetries: Int? = nil,
-        connection: ConnectionOptions = ConnectionOptions()
+        connection: ConnectionOptions = ConnectionOptions(),
+        tus: TusJobOptions? = nil
     ) {
         shared = Shared(Fields(url: url, method: method, headers: headers, fileField: fileField, textFields: textFields,
-                               extraFileParts: extraFileParts, maximumRetries: maximumRetries, connection: connection))
+                               extraFileParts: extraFileParts, maximumRetries: maximumRetries, connection: connection, tus: tus))
         self.files = files
     }
 
@@ -170,7 +180,8 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
             extraFileParts: try container.decode([ExtraFilePart].self, forKey: .extraFileParts),
             files: try container.decode([QueuedFile].self, forKey: .files),
             maximumRetries: try container.decodeIfPresent(Int.self, forKey: .maximumRetries),
-            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions()
+            connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions(),
+            tus: try container.decodeIfPresent(TusJobOptions.self, forKey: .tus)
         )
     }
 
@@ -191,6 +202,7 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         try container.encodeIfPresent(maximumRetries, forKey: .maximumRetries)
         // The defaults are not written: most journals never hold any options.
         if connection != ConnectionOptions() { try container.encode(connection, forKey: .connection) }
+        try container.encodeIfPresent(tus, forKey: .tus)
     }
 
     /// Names the storage of the request fields: specs with the same identity have the same

@@ -16,6 +16,13 @@ public struct UploadRequest: Sendable {
     public var idleTimeout: Duration
     /// How the request reaches the server: trust, client certificate, proxy, redirects.
     public var connection: ConnectionOptions
+    /// A tus upload instead of one request: the transport runs its requests (`TusClientStateMachine`)
+    /// and `message` only lends them its headers (Ferry's and the user's; `Content-Type` and
+    /// `Content-Length` are each request's own). Progress counts the bytes the server confirmed.
+    public var tus: TusUploadPlan?
+    /// Receives where a tus upload stands whenever it changes (created, an offset confirmed, a
+    /// resumption noted), from any thread; the manager keeps it in the job and its row.
+    public var tusCheckpointed: (@Sendable (TusCheckpoint) -> Void)?
 
     /// Creates a request.
     ///
@@ -26,13 +33,15 @@ public struct UploadRequest: Sendable {
     ///   - connectTimeout: The connect timeout.
     ///   - idleTimeout: The idle timeout.
     ///   - connection: How the request reaches the server.
+    ///   - tus: The tus upload to run, if the job is one.
     public init(message: RequestMessage, jobID: UploadJobID, attempt: Int, connectTimeout: Duration, idleTimeout: Duration,
-                connection: ConnectionOptions = ConnectionOptions()) {
+                connection: ConnectionOptions = ConnectionOptions(), tus: TusUploadPlan? = nil) {
         self.message = message
         self.jobID = jobID
         self.attempt = attempt
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
         self.connection = connection
+        self.tus = tus
     }
 }

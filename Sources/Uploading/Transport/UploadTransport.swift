@@ -18,7 +18,9 @@
 ///   that byte only when it returned true; on false it **must not** write it, closes the
 ///   connection (so the server cannot complete the request) and reports a failure. Each sending
 ///   of the body asks again (a followed redirect, a re-send on a new connection). This is where
-///   the manager records, ahead of the server, that the body may be complete;
+///   the manager records, ahead of the server, that the body may be complete. A tus request
+///   (`request.tus`) is the exception: it never asks, since the server's offset says what
+///   arrived, and its progress and `bytesWritten` are the bytes the server confirmed;
 /// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
@@ -51,8 +53,20 @@ public protocol TransportTask: Sendable {
     /// and the manager either ignores it or, after the body's last byte went, lets it decide.
     func cancel()
 
+    /// Aborts the transfer as `cancel()` does, and also removes what it left on the server to
+    /// be resumed (a tus upload: `DELETE`), because the job was cancelled or removed rather than
+    /// stopped. Transports that leave nothing behind need not implement it.
+    func cancelDiscardingUpload()
+
     /// The body bytes written to the connection so far (callable from any thread): what
     /// `progress` reported, or more when reports are held back. The manager reads it when the
     /// transfer ends or is stopped.
     var bytesWritten: Int64 { get }
+}
+
+extension TransportTask {
+    /// Aborts the transfer (`cancel()`): nothing on the server is kept for resuming.
+    public func cancelDiscardingUpload() {
+        cancel()
+    }
 }

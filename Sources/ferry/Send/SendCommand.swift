@@ -3,6 +3,7 @@ import FerryHeadless
 import Foundation
 import HTTPUploadTransport
 import Multipart
+import Receiver
 import Uploading
 
 /// `ferry send`: the upload engine without the interface, with curl-like options.
@@ -39,6 +40,20 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Write the HTTP requests to standard output instead of sending them.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Upload each FILE with tus 1.0 (resumable): --url is the creation URL, -F text parameters become metadata.")
+    var tus = false
+
+    @Option(
+        name: .long,
+        help: "With --tus, the most bytes one request carries (e.g. 512K, 8M). Default 4M.",
+        transform: { text in
+            guard let bytes = ByteCount.parse(text), bytes > 0 else {
+                throw ValidationError("--chunk-size must be a positive byte count such as 512K or 8M, got '\(text)'.")
+            }
+            return bytes
+        })
+    var chunkSize: Int64?
+
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
@@ -61,6 +76,8 @@ struct Send: AsyncParsableCommand {
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
+        guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
+        guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
     }
 
     func run() async throws {
@@ -69,11 +86,17 @@ struct Send: AsyncParsableCommand {
             fileField: formOptions.field, formArguments: try formOptions.formArguments(),
             connection: formOptions.connection.options()
         )
-        let template: UploadJobSpec?
+        var template: UploadJobSpec?
         do {
             template = files.isEmpty && formOptions.form.isEmpty ? nil : try planner.template()
         } catch {
             throw ValidationError(error.description)
+        }
+        if tus {
+            guard template?.extraFileParts.isEmpty ?? true else {
+                throw ValidationError("--tus sends -F text parameters as metadata; a file part (-F name=@file) cannot be sent")
+            }
+            template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize)
         }
         guard dryRun else {
             var configuration = UploadQueueConfiguration(

@@ -26,6 +26,12 @@ struct SendEventRecord {
     var succeeded: Int?
     var failed: Int?
     var cancelled: Int?
+    /// A tus job's upload URL, once created.
+    var uploadURL: String?
+    /// A tus job's offset the server last confirmed.
+    var uploadOffset: Int64?
+    /// A tus job's notes (created, resumed at, restarted), oldest first.
+    var tusNotes: [String]?
 
     /// The record for an event; nil for events scripts do not see (removal, pausing; journal
     /// notices go to standard error).
@@ -75,6 +81,11 @@ struct SendEventRecord {
         attempt = job.attempts
         status = job.response?.status
         error = job.lastError?.description
+        if let tus = job.tus {
+            uploadURL = tus.uploadURL
+            uploadOffset = tus.offset
+            tusNotes = tus.notes.map(\.description)
+        }
     }
 
     /// A path as written in a record: its bytes as text when they are UTF-8, else its
@@ -107,6 +118,9 @@ struct SendEventRecord {
         line.add("status", status)
         line.add("succeeded", succeeded)
         line.add("total", total)
+        line.add("tusNotes", tusNotes)
+        line.add("uploadOffset", uploadOffset)
+        line.add("uploadURL", uploadURL)
         return line.finished
     }
 }

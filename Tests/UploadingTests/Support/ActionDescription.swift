@@ -45,6 +45,7 @@ enum ActionDescription {
         case .requestInvalid: return "request"
         case .journalFailed: return "journal"
         case .recorded: return "recorded"
+        case .tusFailed: return "tus"
         }
     }
 

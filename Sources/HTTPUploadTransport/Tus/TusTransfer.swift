@@ -1,0 +1,192 @@
+import Dispatch
+import Multipart
+import Synchronization
+import Uploading
+
+/// One attempt of a tus upload on `HTTPTransport`: carries out what its `TusClientStateMachine`
+/// decides, each request a `TransferExchange` through the pool (so it gets the pool's
+/// connections, proxies, TLS, timeouts and the re-send of a dead reused connection), one at a
+/// time, each chunk a `RequestBody` file range under `application/offset+octet-stream`, streamed
+/// by `BodyPump` in constant memory.
+///
+/// Progress and `bytesWritten` are the bytes the server **confirmed** (`Upload-Offset`), so speed
+/// and ETA never count bytes a cut connection lost. The manager's last-byte gate is never asked:
+/// the server's offset settles what arrived, so nothing of a tus upload "may have arrived".
+///
+/// A cancel aborts the request in flight; once it has ended (an answer that came first is still
+/// read, so an upload just created is known and kept in the checkpoint), the attempt reports
+/// cancelled — after `DELETE` of the upload when the job was cancelled (not stopped) and the
+/// server offers termination.
+final class TusTransfer: TransportTask {
+    private struct State: Sendable {
+        var machine: TusClientStateMachine
+        /// The request in flight.
+        var current: TransferExchange?
+        /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
+        var cancelRequested = false
+        /// Whether the cancel removes the upload (`DELETE`).
+        var discardsUpload = false
+        /// Whether the machine heard of the cancel.
+        var cancelHandled = false
+        /// The offset last reported to `progress`.
+        var reported: Int64
+        /// The checkpoint last reported to `request.tusCheckpointed`.
+        var checkpoint: TusCheckpoint?
+    }
+
+    private let pool: ConnectionPool
+    private let request: UploadRequest
+    /// The file uploaded (`request.tus.file`).
+    private let file: FileSnapshot
+    private let chunkSize: Int
+    private let progress: @Sendable (Int64) -> Void
+    private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
+    private let state: Mutex<State>
+    /// Where chunks are hashed for `Upload-Checksum` (never an event loop).
+    private static let hashing = DispatchQueue(label: "ferry.transport.tus-checksum", attributes: .concurrent)
+
+    /// Prepares an attempt; `start()` runs it.
+    ///
+    /// - Parameters:
+    ///   - pool: The connection pool.
+    ///   - request: The request; its `tus` plan **must** be set.
+    ///   - chunkSize: The size of the body chunks written to the connection.
+    ///   - progress: Receives the bytes the server confirmed.
+    ///   - completion: Receives the outcome, once.
+    init(pool: ConnectionPool, request: UploadRequest, chunkSize: Int,
+         progress: @escaping @Sendable (Int64) -> Void,
+         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) {
+        guard let plan = request.tus else { preconditionFailure("a tus transfer without a tus plan") }
+        self.pool = pool
+        self.request = request
+        self.file = plan.file
+        self.chunkSize = chunkSize
+        self.progress = progress
+        self.completion = completion
+        let machine = TusClientStateMachine(plan: plan)
+        self.state = Mutex(State(machine: machine, reported: machine.offset))
+    }
+
+    /// Sends the first request. Called from the transport's caller; does not block.
+    func start() {
+        perform(state.withLock { $0.machine.start() })
+    }
+
+    var bytesWritten: Int64 {
+        state.withLock { $0.machine.offset }
+    }
+
+    /// Aborts the request in flight and keeps the upload for resuming (the job was stopped).
+    func cancel() {
+        abort(discardingUpload: false)
+    }
+
+    /// Aborts the request in flight, then removes the upload (`DELETE`; the job was cancelled).
+    func cancelDiscardingUpload() {
+        abort(discardingUpload: true)
+    }
+
+    private func abort(discardingUpload: Bool) {
+        let current = state.withLock { state -> TransferExchange? in
+            guard !state.cancelRequested else { return nil }
+            state.cancelRequested = true
+            state.discardsUpload = discardingUpload
+            return state.current
+        }
+        current?.cancel()
+    }
+
+    /// Carries out the machine's action. **Must** be called outside the state's lock.
+    private func perform(_ action: TusClientStateMachine.Action) {
+        reportProgress()
+        switch action {
+        case let .sendAfter(tusRequest, delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
+                self.perform(.send(tusRequest))
+            }
+        case let .send(tusRequest):
+            if let algorithm = tusRequest.checksum {
+                Self.hashing.async {
+                    do throws(UploadError) {
+                        let value = try TusChunkChecksum.header(algorithm, of: self.file, range: tusRequest.range)
+                        self.launch(tusRequest, checksum: value)
+                    } catch {
+                        self.perform(self.state.withLock { $0.machine.failed(error) })
+                    }
+                }
+            } else {
+                launch(tusRequest, checksum: nil)
+            }
+        case let .finish(response):
+            completion(.success(response))
+        case let .fail(error):
+            completion(.failure(error))
+        case .stop:
+            completion(.failure(.transferFailed(reason: .other(message: "cancelled"))))
+        }
+    }
+
+    /// Starts a request's exchange, unless a cancel came first (then the machine hears of it).
+    private func launch(_ tusRequest: TusRequest, checksum: String?) {
+        let exchange = TransferExchange(
+            pool: pool, request: uploadRequest(for: tusRequest, checksum: checksum), chunkSize: chunkSize,
+            progress: { _ in }, bodyCompleting: { true },
+            completion: { result in self.exchangeEnded(result) }
+        )
+        let cancelled = state.withLock { state -> TusClientStateMachine.Action? in
+            if state.cancelRequested, !state.cancelHandled, tusRequest.purpose != .terminate {
+                state.cancelHandled = true
+                return state.machine.cancel(discardingUpload: state.discardsUpload)
+            }
+            state.current = exchange
+            return nil
+        }
+        if let cancelled { return perform(cancelled) }
+        exchange.start()
+    }
+
+    /// A request's exchange ended: its answer or failure goes to the machine — after a cancel,
+    /// an answer is read first (it may name the upload), then the machine hears of the cancel.
+    private func exchangeEnded(_ result: Result<UploadResponse, UploadError>) {
+        perform(state.withLock { state in
+            state.current = nil
+            if state.cancelRequested, !state.cancelHandled {
+                state.cancelHandled = true
+                if case let .success(response) = result { _ = state.machine.answered(response) }
+                return state.machine.cancel(discardingUpload: state.discardsUpload)
+            }
+            switch result {
+            case let .success(response): return state.machine.answered(response)
+            case let .failure(error): return state.machine.failed(error)
+            }
+        })
+    }
+
+    /// Reports where the upload stands when it changed, and the confirmed offset when it moved.
+    private func reportProgress() {
+        let (checkpoint, moved) = state.withLock { state -> (TusCheckpoint?, Int64?) in
+            let machine = state.machine
+            let now = TusCheckpoint(uploadURL: machine.uploadURL?.url, offset: machine.offset, file: file,
+                                    notes: (request.tus?.earlierNotes ?? []) + machine.notes)
+            var changed: TusCheckpoint?
+            if now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty {
+                state.checkpoint = now
+                changed = now
+            }
+            guard machine.offset != state.reported else { return (changed, nil) }
+            state.reported = machine.offset
+            return (changed, machine.offset)
+        }
+        if let checkpoint { request.tusCheckpointed?(checkpoint) }
+        if let moved { progress(moved) }
+    }
+
+    /// The exchange's request for a tus request (`TusRequest.message`), without a plan of its own.
+    private func uploadRequest(for tusRequest: TusRequest, checksum: String?) -> UploadRequest {
+        var exchangeRequest = request
+        exchangeRequest.message = tusRequest.message(sharing: request.message, file: file, checksum: checksum)
+        exchangeRequest.tus = nil
+        exchangeRequest.tusCheckpointed = nil
+        return exchangeRequest
+    }
+}

@@ -1,0 +1,44 @@
+import Multipart
+
+/// What one tus upload sends: the file, where uploads are created, the metadata, the chunk
+/// size, and where an earlier attempt's upload stands, if it has one.
+public struct TusUploadPlan: Sendable, Hashable, Codable {
+    /// The default chunk size: 4 MiB. A chunk is one `PATCH`; a chunk cut off costs at most its
+    /// own bytes again on a server that drops partial chunks (`ferry serve` and tusd keep them),
+    /// and at 4 MiB a round trip per chunk is under 1 % of a chunk's time even on loopback.
+    public static let defaultChunkSize: Int64 = 4 * 1024 * 1024
+
+    /// The creation URL (`--url`), answered `OPTIONS` and `POST`.
+    public var creationURL: UploadTarget
+    /// The file, as it was when the job was queued (its stamp decides whether it changed).
+    public var file: FileSnapshot
+    /// The `Upload-Metadata` header value (`TusMetadata.header`).
+    public var metadata: String
+    /// The most bytes one `PATCH` (or the creation `POST`) carries; at least 1.
+    public var chunkSize: Int64
+    /// The upload URL an earlier attempt or run created, which is asked for its offset first.
+    public var uploadURL: UploadTarget?
+    /// The notes of earlier attempts on `uploadURL`, oldest first (kept in each checkpoint).
+    public var earlierNotes: [TusClientStateMachine.Note]
+
+    /// Creates a plan.
+    ///
+    /// - Parameters:
+    ///   - creationURL: Where uploads are created.
+    ///   - file: The file.
+    ///   - metadata: The `Upload-Metadata` value.
+    ///   - chunkSize: The chunk size; at least 1.
+    ///   - uploadURL: The upload an earlier attempt created, if any.
+    ///   - earlierNotes: The notes of earlier attempts.
+    public init(creationURL: UploadTarget, file: FileSnapshot, metadata: String,
+                chunkSize: Int64 = TusUploadPlan.defaultChunkSize, uploadURL: UploadTarget? = nil,
+                earlierNotes: [TusClientStateMachine.Note] = []) {
+        precondition(chunkSize >= 1, "a chunk holds at least one byte")
+        self.creationURL = creationURL
+        self.file = file
+        self.metadata = metadata
+        self.chunkSize = chunkSize
+        self.uploadURL = uploadURL
+        self.earlierNotes = earlierNotes
+    }
+}
