@@ -9,7 +9,7 @@ import Uploading
 struct TusDetailsTests {
     @Test("the details show the upload URL, the confirmed bytes and the offset history")
     func uploadURLAndNotes() {
-        let file = FileSnapshot(path: "/d/big.iso", size: 1000, modificationTimeNanoseconds: 1, device: 1, inode: 1)
+        let file = FileSnapshot(path: "/d/big.iso", stamp: FileStamp(size: 1000, modificationTimeNanoseconds: 1, identity: FileIdentity(device: 1, inode: 1)))
         let checkpoint = TusCheckpoint(uploadURL: "http://h/files/ab", offset: 610, file: file, notes: [
             .created(url: "http://h/files/ab"), .resumed(offset: 610, length: 1000),
         ])

@@ -50,8 +50,7 @@ extension FormBuilder {
         } catch {
             throw .multipartFailed(error)
         }
-        if let size = file.size, let modified = file.modificationTimeNanoseconds,
-           size != snapshot.size || modified != snapshot.modificationTimeNanoseconds {
+        if let stamp = file.stamp, stamp.change(to: snapshot.stamp) != nil {
             throw .fileChangedSinceQueued(path: file.path)
         }
         let metadata = try TusMetadata.header(path: file.path, fileType: MIMETypes.standard.contentType(override: nil, filename: file.path),

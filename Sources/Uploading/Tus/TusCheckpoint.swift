@@ -5,8 +5,9 @@ import Multipart
 /// the notes of every attempt (created, resumed at, restarted).
 ///
 /// The next attempt — in this run or, after a kill, in the next — asks the upload URL for its
-/// offset (`HEAD`) and goes on from there, but only for the same file: a file whose size or
-/// modification time differ from the stamp starts a new upload, never one mixing two contents.
+/// offset (`HEAD`) and goes on from there, but only for the same file: a file that is another, or
+/// whose size or modification time differ from the stamp, starts a new upload, never one mixing
+/// two contents.
 public struct TusCheckpoint: Sendable, Hashable, Codable {
     /// The most notes kept (the oldest are dropped).
     public static let maximumNotes = 20
@@ -15,10 +16,8 @@ public struct TusCheckpoint: Sendable, Hashable, Codable {
     public var uploadURL: String?
     /// The bytes the server confirmed.
     public var offset: Int64
-    /// The file's size when the upload was created.
-    public var fileSize: Int64
-    /// The file's modification time (nanoseconds) when the upload was created.
-    public var fileModificationTimeNanoseconds: Int64
+    /// The file's stamp when the upload was created.
+    public var fileStamp: FileStamp
     /// What happened, oldest first.
     public var notes: [TusClientStateMachine.Note]
 
@@ -32,16 +31,19 @@ public struct TusCheckpoint: Sendable, Hashable, Codable {
     public init(uploadURL: String?, offset: Int64, file: FileSnapshot, notes: [TusClientStateMachine.Note]) {
         self.uploadURL = uploadURL
         self.offset = offset
-        self.fileSize = file.size
-        self.fileModificationTimeNanoseconds = file.modificationTimeNanoseconds
+        self.fileStamp = file.stamp
         self.notes = Array(notes.suffix(Self.maximumNotes))
     }
 
-    /// Whether the checkpoint is of this file as it is now (same size and modification time).
+    /// The file's size when the upload was created.
+    public var fileSize: Int64 { fileStamp.size }
+
+    /// Whether the checkpoint is of this file as it is now (``FileStamp/change(to:)``: the same
+    /// file, size and modification time).
     ///
     /// - Parameter file: The file's current snapshot.
     /// - Returns: Whether the upload may go on with it.
     public func isOf(_ file: FileSnapshot) -> Bool {
-        fileSize == file.size && fileModificationTimeNanoseconds == file.modificationTimeNanoseconds
+        fileStamp.change(to: file.stamp) == nil
     }
 }

@@ -11,7 +11,7 @@ struct TusClientStateMachineTests {
 
     static func plan(size: Int64 = 10, chunk: Int64 = 4, uploadURL: UploadTarget? = nil) -> TusUploadPlan {
         TusUploadPlan(creationURL: creation,
-                      file: FileSnapshot(path: "/tmp/a.bin", size: size, modificationTimeNanoseconds: 1, device: 1, inode: 1),
+                      file: FileSnapshot(path: "/tmp/a.bin", stamp: FileStamp(size: size, modificationTimeNanoseconds: 1, identity: FileIdentity(device: 1, inode: 1))),
                       metadata: "filename YS5iaW4=", chunkSize: chunk, uploadURL: uploadURL)
     }
 

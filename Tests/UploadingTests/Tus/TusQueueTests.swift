@@ -6,7 +6,7 @@ import Testing
 /// the attempt starts, not bytes it sent, so the rate counts only what it sends.
 @Suite("tus checkpoints in the queue")
 struct TusQueueTests {
-    static let file = FileSnapshot(path: "file1.bin", size: 1000, modificationTimeNanoseconds: 1, device: 1, inode: 1)
+    static let file = FileSnapshot(path: "file1.bin", stamp: FileStamp(size: 1000, modificationTimeNanoseconds: 1, identity: FileIdentity(device: 1, inode: 1)))
 
     @Test("a checkpoint is kept and persisted; a resumption at 600 starts the rate there; a stale attempt's is ignored")
     func checkpoints() {
