@@ -61,14 +61,22 @@ struct JobDetails: Widget {
         }
         let body = job.progress.totalBytes.map { " · body \(HumanFormat.bytes($0))" } ?? ""
         let proxy = spec.connection.proxyAddress(for: spec.url).map { " via proxy \($0)" } ?? ""
-        lines.append(TextLine("Request: \(spec.method) \(spec.url)\(proxy)\(body)"))
-        for file in spec.files {
-            let name = file.path.displayableLastComponent
-            lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",
-                                  style: Theme.dim))
-        }
-        for field in spec.textFields {
-            lines.append(TextLine("Param: \(field.name)=\(field.value)", style: Theme.dim))
+        if let tus = spec.tus {
+            // No multipart part: the file's bytes go in PATCHes, the parameters as metadata.
+            lines.append(TextLine("Request: tus, created at \(spec.url)\(proxy)\(body) in chunks of \(HumanFormat.bytes(tus.chunkSize))"))
+            for field in spec.textFields {
+                lines.append(TextLine("Metadata: \(field.name)=\(field.value)", style: Theme.dim))
+            }
+        } else {
+            lines.append(TextLine("Request: \(spec.method) \(spec.url)\(proxy)\(body)"))
+            for file in spec.files {
+                let name = file.path.displayableLastComponent
+                lines.append(TextLine("Part: Content-Disposition: form-data; name=\"\(spec.fileField)\"; filename=\"\(name)\"",
+                                      style: Theme.dim))
+            }
+            for field in spec.textFields {
+                lines.append(TextLine("Param: \(field.name)=\(field.value)", style: Theme.dim))
+            }
         }
         for header in spec.headers {
             let value = header.isSecretHeader ? FormState.secretMask : header.value
