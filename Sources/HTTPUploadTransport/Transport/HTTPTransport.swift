@@ -33,32 +33,42 @@ public final class HTTPTransport: UploadTransport {
         public var maximumConnectionsPerHost = 64
         /// How long an unused connection stays open for the next request.
         public var pooledIdleTimeout: Duration = .seconds(60)
+        /// The event loop threads the transport's connections run on. One by default: on a
+        /// 2-core machine sharing its cores with a server, a second loop cost 7 % more CPU per
+        /// small file and won no time (`Benchmarks/RESULTS.md`, 2026-11-26); a single upload
+        /// runs on one loop whatever the count.
+        public var eventLoopThreads = 1
 
         /// Creates a configuration with the defaults.
         public init() {}
     }
 
     private let pool: ConnectionPool
+    private let group: MultiThreadedEventLoopGroup
     private let chunkSize: Int
 
-    /// Creates a transport with its own connection pool on NIO's shared event loops.
+    /// Creates a transport with its own connection pool on event loops of its own.
     ///
-    /// - Parameter configuration: Limits and chunk size.
+    /// - Parameter configuration: Limits, chunk size and event loop threads.
     public init(configuration: Configuration = Configuration()) {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+        self.group = group
         pool = ConnectionPool(
             settings: .init(
                 maximumPerEndpoint: configuration.maximumConnectionsPerHost,
                 pooledIdleTimeout: .nanoseconds(Int64(configuration.pooledIdleTimeout.nanoseconds)),
                 tlsContexts: TLSContextCache(make: TLSContextFactory.context(for:))
             ),
-            group: MultiThreadedEventLoopGroup.singleton
+            group: group
         )
         chunkSize = configuration.chunkSize
     }
 
-    /// Closes every connection; requests in flight fail. Returns once all are closed.
+    /// Closes every connection (requests in flight fail), then stops the event loops. Returns
+    /// once all are closed and stopped.
     public func shutdown() async throws {
         await pool.shutdown()
+        try await group.shutdownGracefully()
     }
 
     /// How many connections are connecting, idle, leased and closing, and how many requests
