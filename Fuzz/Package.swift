@@ -16,28 +16,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        // What every target shares: libFuzzer's driver entry and `require`.
+        .target(name: "FuzzSupport"),
         // The receiver's FormDataReader (multipart-kit's parser + RawHeaderScanner) on a body.
         .executableTarget(name: "FuzzReceiverMultipart", dependencies: [
+            "FuzzSupport",
             .product(name: "Receiver", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // HeaderValue, PartHeaders, SafeFilename and RawHeaderScanner on one part's headers.
         .executableTarget(name: "FuzzReceiverHeaders", dependencies: [
+            "FuzzSupport",
             .product(name: "Receiver", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // The client's response head handling: NIO's HTTPResponseDecoder on an EmbeddedChannel
         // driving ExchangeStateMachine, TransferErrorMapping, KeepAliveHint, ProxyConnectAnswer.
         .executableTarget(name: "FuzzResponseHead", dependencies: [
+            "FuzzSupport",
             .product(name: "HTTPUploadTransport", package: "Ferry"), .product(name: "Uploading", package: "Ferry"),
             .product(name: "Multipart", package: "Ferry"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // curl -F syntax: CurlFormArgument.parse.
-        .executableTarget(name: "FuzzCurlForm", dependencies: [.product(name: "Multipart", package: "Ferry")]),
+        .executableTarget(name: "FuzzCurlForm", dependencies: ["FuzzSupport", .product(name: "Multipart", package: "Ferry")]),
         // The journal's JSON columns: decode, and JournalJSON's writer round-trips.
         .executableTarget(name: "FuzzJournalJSON", dependencies: [
+            "FuzzSupport",
             .product(name: "Uploading", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),
         ]),
     ],

@@ -1,4 +1,5 @@
 import Multipart
+import FuzzSupport
 
 /// curl `-F` syntax (`CurlFormArgument.parse`) on arbitrary text.
 ///
@@ -52,21 +53,8 @@ private func write(_ argument: CurlFormArgument) -> String {
     return text
 }
 
-// SwiftPM links an executable with `main` defined as `FuzzCurlForm_main` (its renamed entry point),
-// so libFuzzer's own `main` is not linked in: this entry runs libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// SwiftPM renames this executable's `main` to `FuzzCurlForm_main`: libFuzzer's driver runs from here.
 @_cdecl("FuzzCurlForm_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { fuzz($0, $1) }
-}
-
-/// `precondition` that prints its message in release builds too (libFuzzer's log shows it).
-func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
-    if !condition { fatalError(message(), file: file, line: line) }
+    runFuzzerDriver(argc, argv) { fuzz($0, $1) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Uploading
+import FuzzSupport
 
 /// The journal's JSON columns on arbitrary bytes: `JSONDecoder` reads them as the journal does
 /// (`[UploadAttempt]` for `attempt_history`, `UploadJobSpec` for `spec`, `JournaledError` for
@@ -49,21 +50,8 @@ private func decode<T: Decodable>(_ type: T.Type, _ written: String, from input:
     }
 }
 
-// SwiftPM links an executable with `main` defined as `FuzzJournalJSON_main` (its renamed entry point),
-// so libFuzzer's own `main` is not linked in: this entry runs libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// SwiftPM renames this executable's `main` to `FuzzJournalJSON_main`: libFuzzer's driver runs from here.
 @_cdecl("FuzzJournalJSON_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { fuzz($0, $1) }
-}
-
-/// `precondition` that prints its message in release builds too (libFuzzer's log shows it).
-func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
-    if !condition { fatalError(message(), file: file, line: line) }
+    runFuzzerDriver(argc, argv) { fuzz($0, $1) }
 }

@@ -1,6 +1,7 @@
 @testable import Multipart
 import NIOCore
 @testable import Receiver
+import FuzzSupport
 
 /// One part's headers as the receiver reads them: `HeaderValue`, `PartHeaders` (WHATWG and
 /// RFC 8187 decoding), `SafeFilename`, and `RawHeaderScanner` on a body made of the input.
@@ -76,21 +77,8 @@ private func check(_ safe: SafeFilename, from original: String) {
     }
 }
 
-// SwiftPM links an executable with `main` defined as `FuzzReceiverHeaders_main` (its renamed entry point),
-// so libFuzzer's own `main` is not linked in: this entry runs libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// SwiftPM renames this executable's `main` to `FuzzReceiverHeaders_main`: libFuzzer's driver runs from here.
 @_cdecl("FuzzReceiverHeaders_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { fuzz($0, $1) }
-}
-
-/// `precondition` that prints its message in release builds too (libFuzzer's log shows it).
-func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
-    if !condition { fatalError(message(), file: file, line: line) }
+    runFuzzerDriver(argc, argv) { fuzz($0, $1) }
 }

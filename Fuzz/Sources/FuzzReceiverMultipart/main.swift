@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 @testable import Receiver
+import FuzzSupport
 
 /// `ferry serve`'s multipart reader (`FormDataReader`: multipart-kit's streaming parser, with
 /// `RawHeaderScanner` beside it for header values that are not UTF-8) on an arbitrary body
@@ -110,21 +111,8 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable with `main` defined as `FuzzReceiverMultipart_main` (its renamed entry point),
-// so libFuzzer's own `main` is not linked in: this entry runs libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// SwiftPM renames this executable's `main` to `FuzzReceiverMultipart_main`: libFuzzer's driver runs from here.
 @_cdecl("FuzzReceiverMultipart_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { fuzz($0, $1) }
-}
-
-/// `precondition` that prints its message in release builds too (libFuzzer's log shows it).
-func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
-    if !condition { fatalError(message(), file: file, line: line) }
+    runFuzzerDriver(argc, argv) { fuzz($0, $1) }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import Uploading
+import FuzzSupport
 
 /// The client's side of a response: arbitrary server bytes through the pipeline `ferry send`
 /// uses (`addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)` on an `EmbeddedChannel`,
@@ -126,21 +127,8 @@ private func proxyAnswer(_ bytes: [UInt8]) {
     require(longer == answer, "more bytes changed the answer: \(answer) vs \(String(describing: longer))")
 }
 
-// SwiftPM links an executable with `main` defined as `FuzzResponseHead_main` (its renamed entry point),
-// so libFuzzer's own `main` is not linked in: this entry runs libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// SwiftPM renames this executable's `main` to `FuzzResponseHead_main`: libFuzzer's driver runs from here.
 @_cdecl("FuzzResponseHead_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { fuzz($0, $1) }
-}
-
-/// `precondition` that prints its message in release builds too (libFuzzer's log shows it).
-func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
-    if !condition { fatalError(message(), file: file, line: line) }
+    runFuzzerDriver(argc, argv) { fuzz($0, $1) }
 }
