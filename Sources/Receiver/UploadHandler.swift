@@ -148,17 +148,7 @@ struct UploadHandler: Sendable {
         var iterator = request.body.makeAsyncIterator()
         do throws(ReceiverError) {
             while true {
-                let chunk: ByteBuffer?
-                do {
-                    chunk = try await iterator.next()
-                } catch let error as ReceiverError {
-                    // A timeout of ConnectionTimeoutHandler (408).
-                    throw error
-                } catch {
-                    // The connection ended (or broke) before the body was complete.
-                    throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
-                }
-                guard let chunk else { break }
+                guard let chunk = try await iterator.nextChunk(received: bytesRead, expected: expectedLength) else { break }
                 bytesRead += Int64(chunk.readableBytes)
                 let total = bytesRead
                 context.logDetails.withState { $0.bytes = total }

@@ -212,13 +212,10 @@ struct TusHandler: Sendable {
         do throws(ReceiverError) {
             while true {
                 let chunk: ByteBuffer?
-                do {
-                    chunk = try await iterator.next()
-                } catch let error as ReceiverError {
-                    interruption = error  // a timeout of ConnectionTimeoutHandler (408)
-                    break
+                do throws(ReceiverError) {
+                    chunk = try await iterator.nextChunk(received: received, expected: expectedLength)
                 } catch {
-                    interruption = .requestRejected(reason: .truncatedBody(received: received, expected: expectedLength))
+                    interruption = error  // a timeout (408), or the body cut off: what arrived is kept
                     break
                 }
                 guard let chunk else { break }
