@@ -116,7 +116,7 @@ struct EmbeddedConnectionTests {
             token: token, isCancelled: isCancelled,
             head: HTTPRequestHead(version: .http1_1, method: .POST, uri: "/upload", headers: ["Host": "127.0.0.1"]),
             bodyLength: body.contentLength, pump: BodyPump(body: body, chunkSize: 1024, readsSmallBodyNow: true),
-            idleTimeout: .seconds(30), progress: { _ in }, bodyCompleting: { true },
+            idleTimeout: .seconds(30), wrote: { _ in }, bodyCompleting: { true },
             ended: { outcome, fate, _ in ending.ended.withLock { $0.append((outcome, fate)) } })
     }
 

@@ -7,12 +7,12 @@ import Uploading
 /// requests stay in flight until the test resolves them. It records every request, cancels, and
 /// the most requests it ever had in flight at once.
 ///
-/// Automatic replies complete asynchronously (on `ferry.tests.fake-transport`), after reporting
+/// Automatic replies complete asynchronously (on `ferry.tests.fake-transport`), after counting
 /// the whole body as sent, as a real transport would; cancelled requests complete with a
-/// failure too, which the manager must ignore. Reporting the whole body as sent (an automatic
+/// failure too, which the manager must ignore. Counting the whole body as sent (an automatic
 /// reply, `progress` up to the body's length, `sendWholeBody`) first asks the request's
 /// `bodyCompleting`, as a real transport does before the last byte: when it says no, the request
-/// fails without that report.
+/// fails without that count. The manager reads the counts (`bytesWritten`) on its progress tick.
 public final class FakeTransport: UploadTransport {
     /// What the fake does with a request.
     public enum Reply: Sendable {
@@ -38,7 +38,6 @@ public final class FakeTransport: UploadTransport {
 
     private struct InFlight {
         let call: Call
-        let progress: @Sendable (Int64) -> Void
         let bodyCompleting: @Sendable () -> Bool
         let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
         /// Whether `bodyCompleting` was asked.
@@ -48,7 +47,7 @@ public final class FakeTransport: UploadTransport {
     private struct State {
         var calls: [Call] = []
         var inFlight: [Int: InFlight] = [:]
-        /// The bytes last reported per call.
+        /// The bytes counted as sent per call.
         var written: [Int: Int64] = [:]
         var maxInFlight = 0
         var cancelled: [Call] = []
@@ -79,14 +78,13 @@ public final class FakeTransport: UploadTransport {
 
     public func start(
         _ request: UploadRequest,
-        progress: @escaping @Sendable (Int64) -> Void,
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
         let call = state.withLock { state in
             let call = Call(index: state.calls.count, request: request)
             state.calls.append(call)
-            state.inFlight[call.index] = InFlight(call: call, progress: progress, bodyCompleting: bodyCompleting,
+            state.inFlight[call.index] = InFlight(call: call, bodyCompleting: bodyCompleting,
                                                   completion: completion)
             state.bodyCompleting[call.index] = bodyCompleting
             state.maxInFlight = max(state.maxInFlight, state.inFlight.count)
@@ -139,7 +137,7 @@ public final class FakeTransport: UploadTransport {
 
     // MARK: - Resolving held requests
 
-    /// Reports progress for a job's request in flight.
+    /// Counts bytes sent for a job's request in flight (what its task's `bytesWritten` says).
     ///
     /// - Parameters:
     ///   - job: The job.
@@ -150,7 +148,7 @@ public final class FakeTransport: UploadTransport {
     }
 
     /// Writes a job's whole body as a real transport would: asks its `bodyCompleting`, then
-    /// reports every byte sent — or, when it says no, fails the request without the last byte.
+    /// counts every byte sent — or, when it says no, fails the request without the last byte.
     ///
     /// - Parameter job: The job.
     /// - Returns: Whether the last byte was let go.
@@ -189,7 +187,7 @@ public final class FakeTransport: UploadTransport {
         state.withLock { state in state.inFlight.values.first { $0.call.jobID == job }?.call.index }
     }
 
-    /// Reports bytes sent; reaching the body's length first asks `bodyCompleting`.
+    /// Counts bytes sent; reaching the body's length first asks `bodyCompleting`.
     ///
     /// - Returns: False when `bodyCompleting` held the last byte back (the request then failed).
     @discardableResult
@@ -205,15 +203,11 @@ public final class FakeTransport: UploadTransport {
             finish(call: index, with: .failure(.transferFailed(reason: .other(message: "the body's last byte was held back"))))
             return false
         }
-        let report = state.withLock { state in
-            state.written[index] = bytesSent
-            return state.inFlight[index]?.progress
-        }
-        report?(bytesSent)
+        state.withLock { $0.written[index] = bytesSent }
         return true
     }
 
-    /// The bytes last reported for a call (its task's `bytesWritten`).
+    /// The bytes counted for a call (its task's `bytesWritten`).
     fileprivate func bytesWritten(call index: Int) -> Int64 {
         state.withLock { $0.written[index] ?? 0 }
     }

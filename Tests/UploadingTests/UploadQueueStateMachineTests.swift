@@ -207,16 +207,13 @@ struct UploadQueueStateMachineTests {
             (.clearSucceeded, ["delete 2", "removed 2"]),
             (.clearSucceeded, []),
         ]),
-        Scenario(name: "progress is throttled to one event per 100 ms, the last one flushed by a timer", steps: [
+        Scenario(name: "every progress report is an event (the manager's tick throttles); a stale attempt's is ignored", steps: [
             (.enqueue([1]), ["queued 1", "persist 1 uploading", "start 1#1"]),
             (.began(1, total: 10_000, at: 0), ["started 1 total=10000"]),
-            (.progress(1, bytes: 100, at: 10), ["timer flush 1 at 100ms"]),
-            (.progress(1, bytes: 200, at: 50), []),
-            (.timer(.progressFlush(1), at: 100), ["progressed 1 bytes=200"]),
-            (.progress(1, bytes: 1000, at: 250), ["progressed 1 bytes=1000"]),
-            (.progress(1, bytes: 1100, at: 260), ["timer flush 1 at 350ms"]),
-            (.respond(1, status: 200, at: 300), ["cancel timer flush 1", "persist 1 succeeded", "succeeded 1", "idle ok=1 failed=0 cancelled=0"]),
-            (.timer(.progressFlush(1), at: 350), []),
+            (.progress(1, bytes: 100, at: 100), ["progressed 1 bytes=100"]),
+            (.progress(1, bytes: 1000, at: 200), ["progressed 1 bytes=1000"]),
+            (.respond(1, status: 200, at: 300), ["persist 1 succeeded", "succeeded 1", "idle ok=1 failed=0 cancelled=0"]),
+            (.progress(1, bytes: 1100, at: 400), []),
         ]),
         Scenario(name: "stop aborts in-flight jobs and requeues them and waiting ones, paused", limit: 2, steps: [
             (.enqueue([1, 2, 3]), ["queued 1", "queued 2", "queued 3", "persist 1 uploading", "start 1#1", "persist 2 uploading", "start 2#1"]),

@@ -112,7 +112,7 @@ final class PooledConnection: Sendable {
         let token = request.token
         let tracked = ExchangeHandler.Request(
             token: token, isCancelled: request.isCancelled, head: request.head, bodyLength: request.bodyLength, pump: request.pump,
-            idleTimeout: request.idleTimeout, progress: request.progress, bodyCompleting: request.bodyCompleting,
+            idleTimeout: request.idleTimeout, wrote: request.wrote, bodyCompleting: request.bodyCompleting,
             ended: { outcome, fate, mayResend in
                 running.value.handlers[token] = nil
                 request.ended(outcome, fate, mayResend)

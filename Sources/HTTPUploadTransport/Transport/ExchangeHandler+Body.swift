@@ -79,7 +79,7 @@ extension ExchangeHandler {
         case .success:
             running?.machine.bodyPartWritten(count)
             running?.lastActivity = .now()
-            if let running { running.request.progress(running.machine.bytesSent) }
+            if let running { running.request.wrote(running.machine.bytesSent) }
             sendNextChunk()
         case let .failure(error):
             if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }

@@ -19,9 +19,9 @@ extension ExchangeHandler {
         let pump: BodyPump
         /// How long no byte may move before the exchange fails.
         let idleTimeout: TimeAmount
-        /// Receives cumulative body bytes written, after every completed write and on every
-        /// watchdog tick.
-        let progress: @Sendable (Int64) -> Void
+        /// Receives cumulative body bytes written, after every completed write (it only records
+        /// them: `TransportTask.bytesWritten`).
+        let wrote: @Sendable (Int64) -> Void
         /// Asked just before the body's last byte is written: false holds it back, and the
         /// exchange fails and closes the connection instead (`UploadTransport`).
         let bodyCompleting: @Sendable () -> Bool

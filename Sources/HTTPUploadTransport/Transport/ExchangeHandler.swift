@@ -265,9 +265,6 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let tick = min(limit, .seconds(1))
         running?.watchdog = context.eventLoop.assumeIsolated().scheduleTask(in: tick) {
             guard let running = self.running, running.generation == generation else { return }
-            // Again, for a receiver that holds reports back (`ProgressRelay` hops at most every
-            // 100 ms, so the last writes before a slow answer wait for this tick).
-            running.request.progress(running.machine.bytesSent)
             if NIODeadline.now() - running.lastActivity >= limit {
                 self.act(self.running?.machine.failed(.idleTimedOut, connectionDropped: false))
             } else {

@@ -79,17 +79,16 @@ public final class HTTPTransport: UploadTransport {
 
     public func start(
         _ request: UploadRequest,
-        progress: @escaping @Sendable (Int64) -> Void,
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask {
         if request.tus != nil {
-            let transfer = TusTransfer(pool: pool, request: request, chunkSize: chunkSize, progress: progress, completion: completion)
+            let transfer = TusTransfer(pool: pool, request: request, chunkSize: chunkSize, completion: completion)
             transfer.start()
             return transfer
         }
         let exchange = TransferExchange(pool: pool, request: request, chunkSize: chunkSize,
-                                        progress: progress, bodyCompleting: bodyCompleting, completion: completion)
+                                        bodyCompleting: bodyCompleting, completion: completion)
         exchange.start()
         return exchange
     }

@@ -37,19 +37,9 @@ final class TransferExchange: TransportTask {
         var machine: Machine
         /// Body bytes written by the current try.
         var written: Int64 = 0
-        /// When `progress` last received a report (the exchange's start before the first).
-        var reportedAt = ContinuousClock.now
-        /// Whether `written` has moved since the last report.
-        var reportPending = false
         /// The exchange for the redirected request, once a redirect was followed.
         var hop: TransferExchange?
     }
-
-    /// How often written bytes are reported to `progress`: a body sent within this time after
-    /// the start reports nothing until its outcome (its hop would cost more than its upload),
-    /// and a long one reports as often as the queue shows progress (10 times a second). Bytes
-    /// held back are reported on the exchange's next tick (each second) or with a failure.
-    static let reportInterval = Duration.milliseconds(100)
 
     private let pool: ConnectionPool
     private let endpoint: PoolEndpoint
@@ -58,7 +48,6 @@ final class TransferExchange: TransportTask {
     private let chunkSize: Int
     private let connectTimeout: TimeAmount
     private let idleTimeout: TimeAmount
-    private let progress: @Sendable (Int64) -> Void
     private let bodyCompleting: @Sendable () -> Bool
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
@@ -76,7 +65,6 @@ final class TransferExchange: TransportTask {
     ///   - chunkSize: The size of the body chunks written.
     ///   - redirects: The URLs followed to reach `request`'s target, which is the last (none for
     ///     an attempt's first request).
-    ///   - progress: Receives the body bytes written so far.
     ///   - bodyCompleting: Asked before each sending's last body byte (`UploadTransport`).
     ///   - completion: Receives the outcome, once.
     init(
@@ -84,7 +72,6 @@ final class TransferExchange: TransportTask {
         request: UploadRequest,
         chunkSize: Int,
         redirects: [String] = [],
-        progress: @escaping @Sendable (Int64) -> Void,
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
@@ -112,7 +99,6 @@ final class TransferExchange: TransportTask {
         self.chunkSize = chunkSize
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))
         self.idleTimeout = .nanoseconds(Int64(request.idleTimeout.nanoseconds))
-        self.progress = progress
         self.bodyCompleting = bodyCompleting
         self.completion = completion
         self.request = request
@@ -178,7 +164,6 @@ final class TransferExchange: TransportTask {
         case let .report(outcome):
             completion(outcome)
         case .startRedirect:
-            progress(0)
             state.withLock { $0.hop }?.send(.redirect)
         }
     }
@@ -187,14 +172,9 @@ final class TransferExchange: TransportTask {
     private func carryOn(_ next: Machine.Next) {
         switch next {
         case let .report(outcome):
-            if case .failure = outcome { reportHeldBack() }
             completion(outcome)
         case .resend:
-            state.withLock { state in
-                state.written = 0
-                state.reportPending = false
-            }
-            progress(0)
+            state.withLock { $0.written = 0 }
             send(.resend)
         case let .follow(target):
             follow(to: target)
@@ -205,7 +185,7 @@ final class TransferExchange: TransportTask {
         connection.execute(ExchangeHandler.Request(
             token: lease.value, isCancelled: { self.state.withLock { $0.machine.isCancelled } }, head: head,
             bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
-            progress: { bytes in self.wrote(bytes) },
+            wrote: { bytes in self.state.withLock { $0.written = bytes } },
             bodyCompleting: bodyCompleting,
             ended: { outcome, fate, mayResend in
                 self.perform(self.state.withLock {
@@ -221,14 +201,13 @@ final class TransferExchange: TransportTask {
         redirected.message.headers = RedirectPolicy.headers(request.message.headers, from: request.message.target, to: target)
         redirected.message.target = target
         let hop = TransferExchange(pool: pool, request: redirected, chunkSize: chunkSize, redirects: redirects + [target.url],
-                                   progress: progress, bodyCompleting: bodyCompleting,
+                                   bodyCompleting: bodyCompleting,
                                    completion: { result in self.hopFinished(result) })
         perform(state.withLock { state in
             let action = state.machine.redirectReady()
             if case .startRedirect = action {
                 state.hop = hop
                 state.written = 0
-                state.reportPending = false
             }
             return action
         })
@@ -244,31 +223,5 @@ final class TransferExchange: TransportTask {
             state.hop = nil
             return state.machine.redirectEnded(result)
         })
-    }
-
-    /// Records the bytes written so far and reports them if `reportInterval` has passed since
-    /// the last report.
-    private func wrote(_ bytes: Int64) {
-        let report = state.withLock { state -> Bool in
-            if bytes != state.written {
-                state.written = bytes
-                state.reportPending = true
-            }
-            guard state.reportPending, state.reportedAt.duration(to: .now) >= Self.reportInterval else { return false }
-            state.reportPending = false
-            state.reportedAt = .now
-            return true
-        }
-        if report { progress(bytes) }
-    }
-
-    /// Reports bytes held back, so a failed attempt records what it sent.
-    private func reportHeldBack() {
-        let held = state.withLock { state -> Int64? in
-            guard state.reportPending else { return nil }
-            state.reportPending = false
-            return state.written
-        }
-        if let held { progress(held) }
     }
 }

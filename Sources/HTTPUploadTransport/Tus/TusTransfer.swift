@@ -28,8 +28,6 @@ final class TusTransfer: TransportTask {
         var discardsUpload = false
         /// Whether the machine heard of the cancel.
         var cancelHandled = false
-        /// The offset last reported to `progress`.
-        var reported: Int64
         /// The checkpoint last reported to `request.tusCheckpointed`.
         var checkpoint: TusCheckpoint?
     }
@@ -39,7 +37,6 @@ final class TusTransfer: TransportTask {
     /// The file uploaded (`request.tus.file`).
     private let file: FileSnapshot
     private let chunkSize: Int
-    private let progress: @Sendable (Int64) -> Void
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
     /// Where chunks are hashed for `Upload-Checksum` (never an event loop).
@@ -51,20 +48,17 @@ final class TusTransfer: TransportTask {
     ///   - pool: The connection pool.
     ///   - request: The request; its `tus` plan **must** be set.
     ///   - chunkSize: The size of the body chunks written to the connection.
-    ///   - progress: Receives the bytes the server confirmed.
     ///   - completion: Receives the outcome, once.
     init(pool: ConnectionPool, request: UploadRequest, chunkSize: Int,
-         progress: @escaping @Sendable (Int64) -> Void,
          completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) {
         guard let plan = request.tus else { preconditionFailure("a tus transfer without a tus plan") }
         self.pool = pool
         self.request = request
         self.file = plan.file
         self.chunkSize = chunkSize
-        self.progress = progress
         self.completion = completion
         let machine = TusClientStateMachine(plan: plan)
-        self.state = Mutex(State(machine: machine, reported: machine.offset))
+        self.state = Mutex(State(machine: machine))
     }
 
     /// Sends the first request. Called from the transport's caller; does not block.
@@ -98,7 +92,7 @@ final class TusTransfer: TransportTask {
 
     /// Carries out the machine's action. **Must** be called outside the state's lock.
     private func perform(_ action: TusClientStateMachine.Action) {
-        reportProgress()
+        reportCheckpoint()
         switch action {
         case let .sendAfter(tusRequest, delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
@@ -130,7 +124,7 @@ final class TusTransfer: TransportTask {
     private func launch(_ tusRequest: TusRequest, checksum: String?) {
         let exchange = TransferExchange(
             pool: pool, request: uploadRequest(for: tusRequest, checksum: checksum), chunkSize: chunkSize,
-            progress: { _ in }, bodyCompleting: { true },
+            bodyCompleting: { true },
             completion: { result in self.exchangeEnded(result) }
         )
         let cancelled = state.withLock { state -> TusClientStateMachine.Action? in
@@ -162,23 +156,17 @@ final class TusTransfer: TransportTask {
         })
     }
 
-    /// Reports where the upload stands when it changed, and the confirmed offset when it moved.
-    private func reportProgress() {
-        let (checkpoint, moved) = state.withLock { state -> (TusCheckpoint?, Int64?) in
+    /// Reports where the upload stands when it changed (the confirmed offset is `bytesWritten`).
+    private func reportCheckpoint() {
+        let checkpoint = state.withLock { state -> TusCheckpoint? in
             let machine = state.machine
             let now = TusCheckpoint(uploadURL: machine.uploadURL?.url, offset: machine.offset, file: file,
                                     notes: (request.tus?.earlierNotes ?? []) + machine.notes)
-            var changed: TusCheckpoint?
-            if now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty {
-                state.checkpoint = now
-                changed = now
-            }
-            guard machine.offset != state.reported else { return (changed, nil) }
-            state.reported = machine.offset
-            return (changed, machine.offset)
+            guard now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty else { return nil }
+            state.checkpoint = now
+            return now
         }
         if let checkpoint { request.tusCheckpointed?(checkpoint) }
-        if let moved { progress(moved) }
     }
 
     /// The exchange's request for a tus request (`TusRequest.message`), without a plan of its own.

@@ -52,6 +52,7 @@ extension UploadManager {
             // upload); one stopped or put back keeps it.
             let discards = machine.job(id).map { $0.state == .cancelled } ?? true
             transfers.removeValue(forKey: id)?.task.cancel(discardingUpload: discards)
+            stopProgressTickIfIdle()
         case let .interrupt(id):
             transfers[id]?.task.cancel()
         case let .scheduleTimer(key, deadline):

@@ -51,6 +51,9 @@ extension UploadManager {
     /// the answer came first, which wins.
     public func cancel(_ id: UploadJobID) {
         rootQueue.async {
+            // The attempt's history keeps when it began and what it wrote.
+            self.hearBeginning(of: id)
+            self.hearProgress(of: id)
             self.closeGate(of: id)
             self.run { $0.cancel(id) }
         }
@@ -60,6 +63,7 @@ extension UploadManager {
     /// as ``cancel(_:)`` decides.
     public func cancelAll() {
         rootQueue.async {
+            self.readTransfers()
             for id in self.transfers.keys.sorted() { self.closeGate(of: id) }
             self.run { $0.cancelAll() }
         }
@@ -124,10 +128,8 @@ extension UploadManager {
     /// with `flushJournal()` before exiting.
     public func stop() {
         rootQueue.async {
-            for (id, transfer) in self.transfers {
-                self.catchUpProgress(id, transfer)
-                self.closeGate(of: id)
-            }
+            self.readTransfers()
+            for id in self.transfers.keys.sorted() { self.closeGate(of: id) }
             self.run { $0.stop() }
         }
     }

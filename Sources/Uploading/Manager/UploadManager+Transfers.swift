@@ -4,15 +4,13 @@ import Multipart
 // Attempts: started through the transport, their progress and outcome heard on the root queue.
 extension UploadManager {
     /// Starts an attempt: its request is built and handed to the transport on `fileQueue`
-    /// (building inspects the files, and a small body is read as the transfer starts), then the
-    /// machine hears that the transfer began.
+    /// (building inspects the files, and a small body is read as the transfer starts); the
+    /// machine hears that the transfer began on the next progress tick, or with its outcome.
     func startTransfer(_ id: UploadJobID, attempt: Int, spec: UploadJobSpec) {
         let gate = LastByteGate(job: id, attempt: attempt, marks: journal?.marks)
         let task = TransferHandle()
-        let relay = ProgressRelay(queue: rootQueue) { [weak self] bytes in
-            self?.progressed(id, attempt: attempt, bytesSent: bytes)
-        }
-        transfers[id] = ActiveTransfer(attempt: attempt, task: task, relay: relay, gate: gate)
+        transfers[id] = ActiveTransfer(attempt: attempt, task: task, gate: gate)
+        startProgressTick()
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
         fileQueue.async { [formBuilder, transport, scheduler] in
@@ -42,16 +40,14 @@ extension UploadManager {
                 self.rootQueue.async { self.run { $0.transportFailed(id, attempt: attempt, error: error, now: now) } }
                 return
             }
-            let now = scheduler.now
-            let date = scheduler.currentDate
-            // A tus job's progress is the file's bytes the server confirmed.
-            let total = request.tus?.file.size ?? request.message.body.contentLength
-            self.rootQueue.async {
-                self.run { $0.transferBegan(id, attempt: attempt, totalBytes: total, now: now, date: date) }
-            }
+            // A tus job's progress is the file's bytes the server confirmed. The root queue hears
+            // of the beginning on its next progress tick, or with the outcome.
+            task.began(TransferHandle.Beginning(
+                totalBytes: request.tus?.file.size ?? request.message.body.contentLength,
+                now: scheduler.now, date: scheduler.currentDate
+            ))
             task.started(transport.start(
                 request,
-                progress: { bytes in relay.report(bytes) },
                 bodyCompleting: { gate.pass() },
                 completion: { [weak self] result in
                     guard let self else { return }
@@ -85,22 +81,60 @@ extension UploadManager {
         if used > 0 { journalWriter.absorbMarks(upTo: used) }
     }
 
-    func progressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64) {
-        let now = scheduler.now
-        run { $0.transportProgressed(id, attempt: attempt, bytesSent: bytesSent, now: now) }
+    /// Keeps the progress tick running while transfers are in flight: once per
+    /// `progressInterval` the root queue reads them (`readTransfers`). This is the one throttle
+    /// progress passes; transports only count.
+    func startProgressTick() {
+        guard progressTick == nil else { return }
+        progressTick = scheduler.schedule(at: scheduler.now + configuration.progressInterval, on: rootQueue) { [weak self] in
+            guard let self else { return }
+            self.progressTick = nil
+            self.readTransfers()
+            if !self.transfers.isEmpty { self.startProgressTick() }
+        }
     }
 
-    /// Tells the machine the bytes a transfer wrote that its progress reports held back.
-    func catchUpProgress(_ id: UploadJobID, _ transfer: ActiveTransfer) {
+    /// Stops the progress tick once no transfer is in flight (a tick would find nothing to read).
+    func stopProgressTickIfIdle() {
+        guard transfers.isEmpty else { return }
+        progressTick?.cancel()
+        progressTick = nil
+    }
+
+    /// Tells the machine what every transfer in flight did since it last heard.
+    func readTransfers() {
+        for id in transfers.keys.sorted() {
+            hearBeginning(of: id)
+            hearProgress(of: id)
+        }
+    }
+
+    /// Tells the machine that a transfer began, if it has not heard yet.
+    func hearBeginning(of id: UploadJobID) {
+        guard let transfer = transfers[id], let beginning = transfer.task.takeBeginning() else { return }
+        run {
+            $0.transferBegan(id, attempt: transfer.attempt, totalBytes: beginning.totalBytes,
+                             now: beginning.now, date: beginning.date)
+        }
+    }
+
+    /// Tells the machine how many body bytes a transfer has written, if that changed.
+    func hearProgress(of id: UploadJobID) {
+        guard let transfer = transfers[id] else { return }
         let written = transfer.task.bytesWritten
-        guard written > transfer.relay.latestDelivered else { return }
-        progressed(id, attempt: transfer.attempt, bytesSent: written)
+        guard written != transfer.reportedBytes else { return }
+        transfers[id]?.reportedBytes = written
+        let now = scheduler.now
+        run { $0.transportProgressed(id, attempt: transfer.attempt, bytesSent: written, now: now) }
     }
 
     func completed(_ id: UploadJobID, attempt: Int, result: Result<UploadResponse, UploadError>) {
         guard let transfer = transfers[id], transfer.attempt == attempt else { return }
-        if case .failure = result { catchUpProgress(id, transfer) }
+        hearBeginning(of: id)
+        // A failed attempt records what it wrote; a success has sent the whole body.
+        if case .failure = result { hearProgress(of: id) }
         transfers[id] = nil
+        stopProgressTickIfIdle()
         let now = scheduler.now
         switch result {
         case let .success(response):

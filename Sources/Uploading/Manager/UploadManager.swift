@@ -59,6 +59,8 @@ public final class UploadManager: @unchecked Sendable {
     var transfers: [UploadJobID: ActiveTransfer] = [:]
     var timers: [UploadQueueStateMachine.TimerKey: ActiveTimer] = [:]
     var timerGeneration = 0
+    /// The progress tick, while transfers are in flight (`startProgressTick()`).
+    var progressTick: (any ScheduledTimer)?
     var subscribers: [Int: Subscriber] = [:]
     /// Why the journal cannot be written, while it cannot: nothing new starts.
     var journalProblem: UploadError?
@@ -80,8 +82,9 @@ public final class UploadManager: @unchecked Sendable {
     struct ActiveTransfer {
         let attempt: Int
         let task: TransferHandle
-        let relay: ProgressRelay
         let gate: LastByteGate
+        /// The body bytes the machine last heard of.
+        var reportedBytes: Int64 = 0
     }
 
     struct ActiveTimer {

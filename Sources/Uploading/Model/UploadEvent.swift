@@ -1,7 +1,9 @@
 /// What happened in the queue: the one typed stream the interface and `ferry send` consume.
 ///
 /// Every job event carries a copy of the job as it is after the change. Events of one job come
-/// in order; `progressed` comes at most `progressInterval` apart per job (10 per second).
+/// in order; `progressed` comes at most once per `progressInterval` per job (10 per second), and
+/// `started` within one interval of the start — or just before the outcome of a transfer that
+/// ended sooner.
 public enum UploadEvent: Sendable, Hashable {
     /// A job entered the queue: newly queued, restored, retried by the user, or put back by `stop`.
     case queued(UploadJob)

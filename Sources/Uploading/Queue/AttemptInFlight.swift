@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the machine keeps about the attempt a job has in flight (``JobPhase/uploading(_:)``):
-/// its number, when its transfer began, its send rate and its progress throttling.
+/// its number, when its transfer began, and its send rate.
 struct AttemptInFlight: Sendable {
     /// The attempt's number, from 1; transport events of any other attempt are ignored.
     let number: Int
@@ -11,12 +11,6 @@ struct AttemptInFlight: Sendable {
     var startInstant: SchedulerInstant?
     /// The send rate over the sliding window.
     var rate: RateEstimator
-    /// When the last `progressed` event went out.
-    var lastProgressEmit: SchedulerInstant?
-    /// The byte count the last `progressed` event carried; -1 before the first.
-    var emittedBytes: Int64 = -1
-    /// Whether a `progressFlush` timer is set.
-    var flushScheduled = false
     /// Whether the transport may have handed the body's last byte to the server
     /// (``UploadQueueStateMachine/transportSentWholeBody(_:attempt:)``): from then on the
     /// server may store the upload, and an attempt ended without an answer "may have arrived".

@@ -11,7 +11,8 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// How long no bytes may move (`--timeout`); default 30 s.
     public var idleTimeout: Duration
-    /// The shortest time between two `progressed` events of one job; default 100 ms (10 per second).
+    /// How often the manager reads its transfers: what each wrote (at most one `progressed`
+    /// event per job per interval) and that one began; default 100 ms (10 per second).
     public var progressInterval: Duration
     /// How far back the send rate looks; default 5 s.
     public var rateWindow: Duration
@@ -29,7 +30,7 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
     ///   - retryPolicy: The retry policy.
     ///   - connectTimeout: How long connecting may take.
     ///   - idleTimeout: How long no bytes may move.
-    ///   - progressInterval: Minimum gap between progress events per job.
+    ///   - progressInterval: How often transfers are read for progress.
     ///   - rateWindow: The rate's sliding window.
     ///   - keepsSucceededJobDetails: Whether succeeded jobs keep their response and attempt history.
     public init(

@@ -42,7 +42,7 @@ extension UploadQueueStateMachine {
     }
 
     /// What a job leaving its phase needs: an attempt in flight is aborted (unless its transfer
-    /// already ended) and its progress timer cancelled; a backoff's timer is cancelled. The
+    /// already ended); a backoff's timer is cancelled. The
     /// caller then enters the next phase, or deletes the job.
     ///
     /// - Returns: The attempt that was in flight, if any, for ``endAttempt(_:_:_:status:error:retryDelay:now:)``.
@@ -50,7 +50,6 @@ extension UploadQueueStateMachine {
     func leave(_ record: JobRecord, transferEnded: Bool = false, _ actions: inout [Action]) -> AttemptInFlight? {
         switch record.phase {
         case let .uploading(attempt):
-            if attempt.flushScheduled { actions.append(.cancelTimer(.progressFlush(record.id))) }
             if !transferEnded { actions.append(.abort(record.id)) }
             return attempt
         case .backingOff:

@@ -3,7 +3,5 @@ extension UploadQueueStateMachine {
     public enum TimerKey: Hashable, Sendable {
         /// A job's automatic-retry backoff is over.
         case retry(UploadJobID)
-        /// A job's throttled progress is due to be emitted.
-        case progressFlush(UploadJobID)
     }
 }

@@ -20,42 +20,31 @@ extension UploadQueueStateMachine {
         flight.startInstant = now
         flight.rate.reset()
         flight.rate.record(0, at: now)
-        flight.lastProgressEmit = now
-        flight.emittedBytes = 0
         record.phase = .uploading(flight)
         record.job.progress = UploadProgress(bytesSent: 0, totalBytes: totalBytes)
         jobs[id] = record
         return [.emit(.started(record.job))]
     }
 
-    /// The transport wrote more of the body.
+    /// The transport wrote more of the body (or, after a re-send or a redirect, started again).
     ///
-    /// Progress events are throttled to one per `progressInterval` per job; a report that comes
-    /// too soon is emitted by a flush timer at the end of the interval.
+    /// The caller throttles: `UploadManager` reads its transfers once per `progressInterval`
+    /// and reports only a count that changed, so every report is emitted.
     ///
     /// - Parameters:
     ///   - id: The job.
     ///   - attempt: The attempt.
     ///   - bytesSent: Cumulative body bytes written in this attempt.
     ///   - now: The current instant.
-    /// - Returns: A `progressed` event, a flush timer, or nothing.
+    /// - Returns: A `progressed` event, or nothing.
     public mutating func transportProgressed(_ id: UploadJobID, attempt: Int, bytesSent: Int64, now: SchedulerInstant) -> [Action] {
         guard var (record, flight) = current(id, attempt) else { return [] }
-        var actions: [Action] = []
         record.job.progress.bytesSent = max(0, bytesSent)
         flight.rate.record(record.job.progress.bytesSent, at: now)
         updateRate(&record.job.progress, flight.rate)
-        if let last = flight.lastProgressEmit, now - last < configuration.progressInterval {
-            if !flight.flushScheduled {
-                flight.flushScheduled = true
-                actions.append(.scheduleTimer(.progressFlush(id), at: last + configuration.progressInterval))
-            }
-        } else {
-            emitProgress(record.job, &flight, now: now, &actions)
-        }
         record.phase = .uploading(flight)
         jobs[id] = record
-        return actions
+        return [.emit(.progressed(record.job))]
     }
 
     /// The transport may have handed the body's last byte to the server (it asked, and was let,
@@ -162,14 +151,6 @@ extension UploadQueueStateMachine {
             enterWaiting(&record)
             jobs[id] = record
             settle(&actions)
-        case let .progressFlush(id):
-            guard var record = jobs[id], var flight = record.attemptInFlight, flight.flushScheduled else { return [] }
-            flight.flushScheduled = false
-            if record.job.progress.bytesSent != flight.emittedBytes {
-                emitProgress(record.job, &flight, now: now, &actions)
-            }
-            record.phase = .uploading(flight)
-            jobs[id] = record
         }
         return actions
     }
@@ -237,11 +218,5 @@ extension UploadQueueStateMachine {
         } else {
             progress.estimatedTimeRemaining = nil
         }
-    }
-
-    private func emitProgress(_ job: UploadJob, _ flight: inout AttemptInFlight, now: SchedulerInstant, _ actions: inout [Action]) {
-        flight.lastProgressEmit = now
-        flight.emittedBytes = job.progress.bytesSent
-        actions.append(.emit(.progressed(job)))
     }
 }

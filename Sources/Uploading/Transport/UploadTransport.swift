@@ -1,18 +1,19 @@
-/// Sends one request with a streamed multipart body and reports progress and the outcome.
+/// Sends one request with a streamed body, counts the body bytes it wrote, and reports the outcome.
 ///
 /// `Uploading` holds no implementation: the real one, `HTTPTransport` (target
 /// `HTTPUploadTransport`, on SwiftNIO), is made by the executable and handed to `UploadManager`;
 /// tests hand it `FakeTransport`.
 ///
-/// The manager calls `start` on its root queue; the transport may call `progress` and
-/// `completion` on any thread (the manager hops back onto its queue).
+/// The manager calls `start` on its file queue; the transport may call `completion` on any thread
+/// (the manager hops back onto its root queue). Progress is not reported: the manager reads each
+/// transfer's `bytesWritten` once per `progressInterval`, the one throttle progress passes.
 ///
 /// A transport **must**:
 /// - send exactly `request.message.body.contentLength` bytes with that `Content-Length`, reading the body
 ///   through a reader it opens for this request and closes when the request ends, however it ends;
 /// - count the body bytes actually written to the connection (not handed to a buffer), readable
-///   at any moment as `TransportTask.bytesWritten`, and report them through `progress` as often
-///   as it likes (it may hold reports back, for a small body until its outcome);
+///   at any moment and from any thread as `TransportTask.bytesWritten` (cheaply: it is read for
+///   every transfer ten times a second);
 /// - call `bodyCompleting` just before it hands the body's last byte to the connection — after
 ///   every other byte was handed over and the body's files passed their final check — and write
 ///   that byte only when it returned true; on false it **must not** write it, closes the
@@ -20,12 +21,13 @@
 ///   of the body asks again (a followed redirect, a re-send on a new connection). This is where
 ///   the manager records, ahead of the server, that the body may be complete. A tus request
 ///   (`request.tus`) is the exception: it never asks, since the server's offset says what
-///   arrived, and its progress and `bytesWritten` are the bytes the server confirmed;
+///   arrived, and its `bytesWritten` are the bytes the server confirmed;
 /// - call `completion` exactly once: `.success` for any HTTP response (whatever its status; the
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
 ///   `.multipartFailed(_:)` when reading the body failed (a file vanished or changed mid-send);
-/// - not block in `start` or in `TransportTask.cancel()` (both run on the root queue). Calling
+/// - not block in `start` (on the file queue, which starts every attempt) or in
+///   `TransportTask.cancel()` and `bytesWritten` (on the root queue). Calling
 ///   back from within `start`, or after `cancel()`, is allowed: the manager hops every callback
 ///   onto its queue and ignores those of aborted attempts.
 public protocol UploadTransport: Sendable {
@@ -33,14 +35,12 @@ public protocol UploadTransport: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request.
-    ///   - progress: Receives cumulative body bytes written.
     ///   - bodyCompleting: Asked (on any thread, it does not block for long) just before the
     ///     body's last byte is handed to the connection: true lets it go, false holds it back.
     ///   - completion: Receives the outcome, once.
     /// - Returns: A handle that aborts the transfer.
     func start(
         _ request: UploadRequest,
-        progress: @escaping @Sendable (Int64) -> Void,
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask
@@ -58,9 +58,8 @@ public protocol TransportTask: Sendable {
     /// stopped. Transports that leave nothing behind need not implement it.
     func cancelDiscardingUpload()
 
-    /// The body bytes written to the connection so far (callable from any thread): what
-    /// `progress` reported, or more when reports are held back. The manager reads it when the
-    /// transfer ends or is stopped.
+    /// The body bytes written to the connection so far (callable from any thread): the manager
+    /// reads it once per `progressInterval` while the transfer runs, and when it ends.
     var bytesWritten: Int64 { get }
 }
 

@@ -23,29 +23,8 @@ struct HTTP2Tests {
         let bodyLengths: [Int64]
         /// The pool's census once closing connections have closed.
         let census: ConnectionPoolCensus
-        /// The bytes written the transport reported, in order.
+        /// The bytes sent the manager's `progressed` events carried, in order.
         let progress: [Int64]
-    }
-
-    /// `HTTPTransport`, keeping what it reports as written.
-    final class ProgressRecordingTransport: UploadTransport {
-        /// The transport.
-        let transport: HTTPTransport
-        /// Every report of bytes written, in order.
-        let reports = Mutex<[Int64]>([])
-
-        init(configuration: HTTPTransport.Configuration) {
-            transport = HTTPTransport(configuration: configuration)
-        }
-
-        func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
-                   bodyCompleting: @escaping @Sendable () -> Bool,
-                   completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
-            transport.start(request, progress: { bytes in
-                self.reports.withLock { $0.append(bytes) }
-                progress(bytes)
-            }, bodyCompleting: bodyCompleting, completion: completion)
-        }
     }
 
     /// One access log line: `METHOD URI STATUS CONTENT-LENGTH PROTOCOL CONNECTION REQUESTS`.
@@ -84,20 +63,26 @@ struct HTTP2Tests {
         }
         var configuration = HTTPTransport.Configuration()
         configuration.pooledIdleTimeout = pooledIdleTimeout
-        let recorder = ProgressRecordingTransport(configuration: configuration)
-        let transport = recorder.transport
+        let transport = HTTPTransport(configuration: configuration)
         let manager = UploadManager(
             configuration: .init(concurrencyLimit: concurrency, retryPolicy: RetryPolicy(maximumRetries: 3), idleTimeout: .seconds(20)),
-            transport: recorder
+            transport: transport
         )
+        let progress = Mutex<[Int64]>([])
+        let events = DispatchQueue(label: "ferry.tests.http2-progress")
+        let subscription = manager.subscribe(on: events) { batch in
+            for case let .progressed(job) in batch { progress.withLock { $0.append(job.progress.bytesSent) } }
+        }
         let ids = try manager.enqueue(specs)
         _ = await manager.waitUntilIdle()
+        events.sync {}
+        subscription.cancel()
         let jobs = manager.snapshot().jobs
         let bodyLengths = ids.map { id in jobs.first { $0.id == id }?.progress.totalBytes ?? -1 }
         manager.stop()
         let census = try await transport.census(within: .seconds(5)) { $0.closing == 0 }
         try await transport.shutdown()
-        return Batch(jobs: jobs, bodyLengths: bodyLengths, census: census, progress: recorder.reports.withLock { $0 })
+        return Batch(jobs: jobs, bodyLengths: bodyLengths, census: census, progress: progress.withLock { $0 })
     }
 
     /// Checks that every job succeeded, that the server received each body once (by its length)

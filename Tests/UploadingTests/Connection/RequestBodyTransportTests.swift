@@ -51,7 +51,6 @@ struct RequestBodyTransportTests {
         let done = AsyncStream<Void>.makeStream()
         _ = transport.start(UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
                                           idleTimeout: .seconds(10)),
-                            progress: { _ in },
                             bodyCompleting: { true },
                             completion: { result in
                                 outcome.withLock { $0 = result }

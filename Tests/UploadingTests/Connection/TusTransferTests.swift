@@ -13,28 +13,31 @@ struct TusTransferTests {
     /// What one attempt reported.
     struct Outcome {
         var result: Result<UploadResponse, UploadError>
-        /// Every progress report, in order.
+        /// Every confirmed offset the checkpoints carried, in order, each once.
         var progress: [Int64]
         var bytesWritten: Int64
     }
 
-    /// Runs one attempt to its end; `cancelWhen` is asked at each progress report.
+    /// Runs one attempt to its end; `cancelWhen` is asked at each new confirmed offset.
     static func run(_ plan: TusUploadPlan, headers: [HeaderField] = [], transport: HTTPTransport, discarding: Bool = true,
                     cancelWhen: @escaping @Sendable (Int64) -> Bool = { _ in false }) async throws -> Outcome {
         let message = RequestMessage(method: "POST", target: plan.creationURL,
                                      headers: [HeaderField(name: "Host", value: plan.creationURL.hostHeader)] + headers,
                                      body: RequestBody(segments: [], contentType: TusRequest.bodyContentType))
-        let request = UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
+        var request = UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
                                     idleTimeout: .seconds(20), tus: plan)
         let state = Mutex<(result: Result<UploadResponse, UploadError>?, progress: [Int64], task: (any TransportTask)?)>((nil, [], nil))
-        let done = AsyncStream<Void>.makeStream()
-        let task = transport.start(request, progress: { bytes in
+        request.tusCheckpointed = { checkpoint in
+            let bytes = checkpoint.offset
             let task = state.withLock { state -> (any TransportTask)? in
+                guard bytes != (state.progress.last ?? 0) else { return nil }
                 state.progress.append(bytes)
                 return state.task
             }
-            if cancelWhen(bytes) { discarding ? task?.cancelDiscardingUpload() : task?.cancel() }
-        }, bodyCompleting: {
+            if let task, cancelWhen(bytes) { discarding ? task.cancelDiscardingUpload() : task.cancel() }
+        }
+        let done = AsyncStream<Void>.makeStream()
+        let task = transport.start(request, bodyCompleting: {
             Issue.record("a tus upload never asks the last-byte gate")
             return true
         }, completion: { result in

@@ -52,7 +52,6 @@ enum ActionDescription {
     static func describe(_ key: UploadQueueStateMachine.TimerKey) -> String {
         switch key {
         case let .retry(id): return "retry \(id)"
-        case let .progressFlush(id): return "flush \(id)"
         }
     }
 
