@@ -91,7 +91,7 @@ struct InterfaceEndToEndTests {
             }
             #expect(screen.contains("done 3"))
             #expect(Set(receiver.savedContents()) == Set(sources.files.values))
-            let logged = receiver.logLines.filter { ($0["status"] as? Int) == 200 }
+            let logged = await receiver.logLines(atLeast: 3).filter { ($0["status"] as? Int) == 200 }
             #expect(logged.count == 3)
             for line in logged {
                 let fields = line["fields"] as? [String: [String]]

@@ -87,6 +87,23 @@ public final class SpawnedReceiver: Sendable {
         lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// The JSON lines logged once there are at least `count` (the receiver logs a request as its
+    /// answer goes out, and its output reaches this process a moment later), or after `limit`.
+    ///
+    /// - Parameters:
+    ///   - count: How many lines to wait for.
+    ///   - limit: How long to wait at most.
+    /// - Returns: The lines logged by then.
+    public func logLines(atLeast count: Int, within limit: Duration = .seconds(10)) async -> [[String: Any]] {
+        let deadline = ContinuousClock.now + limit
+        var logged = logLines
+        while logged.count < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            logged = logLines
+        }
+        return logged
+    }
+
     /// The contents of every file saved in ``uploads``.
     ///
     /// - Returns: The contents, in no particular order.

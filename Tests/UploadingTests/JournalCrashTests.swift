@@ -32,7 +32,8 @@ struct JournalCrashTests {
 
         let journal = try UploadJournal(path: path)
         let rows = try journal.allJobs()
-        #expect(rows.count == Self.jobCount)
+        // A row for every job, but the succeeded one's when its deletion was written in time.
+        #expect(rows.count >= Self.jobCount - 1)
         let transport = FakeTransport { _, _ in .respond(status: 200) }
         let manager = UploadManager(transport: transport, journal: journal)
         let restored = try manager.restore()

@@ -12,16 +12,16 @@ struct JournalWriterTests {
         let journal = try UploadJournal(path: directory.path("j.sqlite"))
         let writer = JournalWriter(journal: journal)
         var job = try journal.insert([UploadJournalTests.spec("a")])[0]
-        // A retry re-captured the file (spec rewritten), then the job finished: one batch.
+        // A retry re-captured the file (spec rewritten), then the job failed: one batch.
         job.spec.files = [QueuedFile(path: "/data/a", size: 99, modificationTimeNanoseconds: 7)]
         job.state = .uploading
         writer.submit(.update(job, includingSpec: true))
-        job.state = .succeeded
+        job.state = .failed
         job.attempts = 2
         writer.submit(.update(job, includingSpec: false))
         writer.waitUntilWritten()
-        let loaded = try journal.allJobs()[0]
-        #expect(loaded.state == .succeeded)
+        let loaded = try #require(try journal.allJobs().first)
+        #expect(loaded.state == .failed)
         #expect(loaded.attempts == 2)
         #expect(loaded.spec.files == job.spec.files)
     }

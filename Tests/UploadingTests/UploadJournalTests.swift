@@ -123,7 +123,7 @@ struct UploadJournalTests {
         #expect(try send.unfinishedJobCount(of: .interface) == 1)
     }
 
-    @Test("restorable jobs are the queued, interrupted and failed ones; finished rows can be pruned")
+    @Test("restorable jobs are the queued, interrupted and failed ones; a success deletes its row, other finished rows can be pruned")
     func restorable() throws {
         let directory = TemporaryDirectory()
         let journal = try UploadJournal(path: directory.path("j.sqlite"))
@@ -131,8 +131,9 @@ struct UploadJournalTests {
         let states: [UploadJobState] = [.queued, .uploading, .succeeded, .failed, .cancelled]
         for index in jobs.indices { jobs[index].state = states[index] }
         try journal.apply(jobs.map { .update($0, includingSpec: false) })
+        #expect(try journal.allJobs().map(\.state) == [.queued, .uploading, .failed, .cancelled], "the success's row is gone")
         #expect(try journal.loadRestorableJobs().map(\.state) == [.queued, .uploading, .failed])
-        #expect(try journal.deleteFinishedJobs() == 2)
+        #expect(try journal.deleteFinishedJobs() == 1)
         #expect(try journal.allJobs().count == 3)
     }
 
@@ -150,7 +151,7 @@ struct UploadJournalTests {
         theirs[0].state = .cancelled
         try send.apply(theirs.map { .update($0, includingSpec: false) })
         #expect(try interface.loadRestorableJobs(includingCancelled: true).map(\.id) == [mine[0].id])
-        #expect(try interface.deleteFinishedJobs(keepingCancelled: true) == 1, "the succeeded row only")
+        #expect(try interface.deleteFinishedJobs(keepingCancelled: true) == 1, "the succeeded row only (the interface keeps it until then)")
         #expect(try send.deleteFinishedJobs() == 1, "ferry send's own cancelled row")
         #expect(try interface.allJobs().map(\.id) == [mine[0].id], "the interface's cancelled row stays for it to show")
     }

@@ -46,7 +46,8 @@ extension UploadJournal {
         }
     }
 
-    /// Applies changes in one transaction, in order.
+    /// Applies changes in one transaction, in order. An update to a succeeded job deletes its
+    /// row instead unless the client keeps them (`JournalClient.keepsSucceededRows`).
     ///
     /// - Parameter changes: Row updates and deletions.
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then none was applied.
@@ -60,6 +61,8 @@ extension UploadJournal {
                 var json = JournalJSON()
                 for change in changes {
                     switch change {
+                    case let .update(job, _) where job.state == .succeeded && !client.keepsSucceededRows:
+                        try delete.execute(arguments: [job.id.rawValue])
                     case let .update(job, includingSpec):
                         try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: db, json: &json)
                     case let .delete(ids):
