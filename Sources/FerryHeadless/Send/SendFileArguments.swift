@@ -100,7 +100,8 @@ public struct SendFileArguments: Sendable {
 
     /// The long and short names of `ferry send`'s options that take a value.
     public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
-        long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "form-string", "key", "noproxy", "oauth2-bearer", "proxy",
+        long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "form-string", "key", "noproxy", "oauth2-bearer",
+               "presigned-post", "proxy",
                "retry",
                "timeout", "url", "user"],
         short: ["F", "H", "X", "u", "x"]

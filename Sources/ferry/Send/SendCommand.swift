@@ -54,12 +54,19 @@ struct Send: AsyncParsableCommand {
         })
     var chunkSize: Int64?
 
+    @Option(name: .customLong("presigned-post"), help: ArgumentHelp(
+        "Post each FILE to S3 (or a store like it) with a presigned POST: the JSON boto3's generate_presigned_post makes "
+            + "({\"url\": ..., \"fields\": {...}}), read from FILE.json or - (standard input). Its fields go first, as they are, "
+            + "the file last under 'file'.",
+        valueName: "FILE.json"))
+    var presignedPost: String?
+
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
     mutating func validate() throws {
-        let onlyResuming = resume && files.isEmpty && formOptions.form.isEmpty
-        guard !files.isEmpty || !formOptions.form.isEmpty || resume else {
+        let onlyResuming = resume && files.isEmpty && !formOptions.hasFormParts
+        guard !files.isEmpty || formOptions.hasFormParts || resume else {
             throw ValidationError("nothing to send: give FILEs or -F parts (or --resume)")
         }
         if let url = formOptions.url {
@@ -68,7 +75,7 @@ struct Send: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-        } else if !onlyResuming {
+        } else if !onlyResuming && presignedPost == nil {
             throw ValidationError("--url is required")
         }
         guard HTTPToken.isToken(method) else {
@@ -78,17 +85,19 @@ struct Send: AsyncParsableCommand {
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
+        try validatePresignedPost()
     }
 
     func run() async throws {
+        let source = try requestSource()
         let planner = UploadPlanner(
-            url: formOptions.url ?? "", method: method.uppercased(), headers: try formOptions.headerFields(),
-            fileField: formOptions.field, formArguments: try formOptions.formArguments(),
+            url: source.url, method: method.uppercased(), headers: try formOptions.headerFields(),
+            fileField: formOptions.field, formArguments: source.formArguments,
             connection: formOptions.connection.options()
         )
         var template: UploadJobSpec?
         do {
-            template = files.isEmpty && formOptions.form.isEmpty ? nil : try planner.template()
+            template = files.isEmpty && !formOptions.hasFormParts ? nil : try planner.template()
         } catch {
             throw ValidationError(error.description)
         }
