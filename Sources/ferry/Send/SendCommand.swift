@@ -40,6 +40,12 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Write the HTTP requests to standard output instead of sending them.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Write, for each request, a curl command line that sends the same parts and headers, instead of sending.")
+    var printCurl = false
+
+    @Flag(name: .long, help: "With --print-curl, write secret header values and a URL's password as they are (masked by default).")
+    var showSecrets = false
+
     @Flag(name: .long, help: "Upload each FILE with tus 1.0 (resumable): --url is the creation URL, -F text parameters become metadata.")
     var tus = false
 
@@ -86,6 +92,10 @@ struct Send: AsyncParsableCommand {
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
         try validatePresignedPost()
+        guard !printCurl || !(dryRun || resume || tus) else {
+            throw ValidationError("--print-curl writes one curl command per request: it cannot be combined with --dry-run, --resume or --tus")
+        }
+        guard printCurl || !showSecrets else { throw ValidationError("--show-secrets applies to --print-curl only") }
     }
 
     func run() async throws {
@@ -107,7 +117,7 @@ struct Send: AsyncParsableCommand {
             }
             template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize)
         }
-        guard dryRun else {
+        guard dryRun || printCurl else {
             var configuration = UploadQueueConfiguration(
                 concurrencyLimit: formOptions.concurrency,
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
@@ -124,9 +134,23 @@ struct Send: AsyncParsableCommand {
         }
         let writer = DryRunWriter(output: .output)
         var anyFailed = false
+        var secretsHidden = false
+        defer {
+            if secretsHidden {
+                StandardStream.error.writeLineIgnoringFailure(
+                    "ferry: secret values are written as \(CurlCommand.mask); --show-secrets writes them as they are")
+            }
+        }
         for job in template.map({ UploadPlanner.jobs(for: files, bundle: bundle, template: $0) }) ?? [] {
             do {
-                try writer.write(job)
+                if printCurl {
+                    _ = try FormBuilder().message(for: job)  // the same checks as sending: a missing file is named
+                    let command = CurlCommand(spec: job, showsSecrets: showSecrets)
+                    try StandardStream.output.write(command.line + [0x0A])
+                    secretsHidden = secretsHidden || command.hidesSecrets
+                } else {
+                    try writer.write(job)
+                }
             } catch let error as StandardStreamError {
                 // Nothing was sent, so nothing is lost: stop like a process the closed pipe killed.
                 if case .failed = error { StandardStream.error.writeLineIgnoringFailure("ferry: \(error)") }
