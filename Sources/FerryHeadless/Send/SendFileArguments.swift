@@ -94,17 +94,14 @@ public struct SendFileArguments: Sendable {
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
         long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "print-curl", "resume", "show-secrets",
-               "tus", "version",
-               "experimental-dump-help", "generate-completion-script"],
+               "tus", "version", "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k"]
     )
 
     /// The long and short names of `ferry send`'s options that take a value.
     public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
         long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "form-string", "key", "noproxy", "oauth2-bearer",
-               "presigned-post", "proxy",
-               "retry",
-               "timeout", "url", "user"],
+               "presigned-post", "proxy", "response-field", "retry", "timeout", "url", "user"],
         short: ["F", "H", "X", "u", "x"]
     )
 }

@@ -67,6 +67,20 @@ struct Send: AsyncParsableCommand {
         valueName: "FILE.json"))
     var presignedPost: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where a JSON answer holds the link to the upload, as a JSON pointer (/data/url); by default its top-level "
+                + "url, link or location. Shown in the succeeded event (link) and on the last line.",
+            valueName: "pointer"),
+        transform: { text in
+            guard let pointer = JSONPointer(text) else {
+                throw ValidationError("--response-field '\(text)' is not a JSON pointer such as /data/url")
+            }
+            return pointer
+        })
+    var responseField: JSONPointer?
+
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
@@ -127,7 +141,8 @@ struct Send: AsyncParsableCommand {
             configuration.keepsSucceededJobDetails = false
             var transport = HTTPTransport.Configuration()
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
-            let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)
+            let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume,
+                                    responseField: responseField)
             let summary = try await runner.run(files: files, bundle: bundle, template: template)
             if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
             return
