@@ -47,7 +47,8 @@ struct PresignedPostS3Tests {
 
         // The request as sent (--dry-run, the document on standard input): fields in its order.
         #expect(keys.count >= 6 && keys != keys.sorted(), "boto3's order, which is not sorted: \(keys)")
-        let dry = try await dryRun(FerryBinary.commandLine(["send", "--dry-run", "--presigned-post", "-", file]), input: path)
+        let dryRun = try await CompletedProcess.run(FerryBinary.commandLine(["send", "--dry-run", "--presigned-post", "-", file]), input: path)
+        let dry = String(decoding: dryRun.output, as: UTF8.self)
         let names = dry.components(separatedBy: "Content-Disposition: form-data; name=\"").dropFirst()
             .compactMap { $0.components(separatedBy: "\"").first }
         #expect(names == keys + ["file"], "\(dry.prefix(2_000))")
@@ -80,27 +81,5 @@ struct PresignedPostS3Tests {
         let process = try FerryProcess(["send", "--presigned-post", bad, file], stateHome: dir.path("state"))
         #expect(try await process.exitStatus() != 0)
         #expect(process.errorText.contains("no \"fields\""), "\(process.errorText)")
-    }
-
-    /// Runs a command line with standard input from `input` and returns its standard output.
-    private func dryRun(_ command: [String], input: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: command[0])
-                process.arguments = Array(command.dropFirst())
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardInput = FileHandle(forReadingAtPath: input)
-                do {
-                    try process.run()
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
     }
 }

@@ -6,28 +6,6 @@ import Testing
 /// as a server (werkzeug's parser behind Python's `http.server`) records both.
 @Suite("ferry send --print-curl (the built binary, curl)", .serialized, .timeLimit(.minutes(2)))
 struct PrintCurlCommandTests {
-    /// Runs `sh -c LINE` to its end and returns its status and standard error.
-    private func runShell(_ line: String) async throws -> (status: Int32, errors: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", line]
-                let errors = Pipe()
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = errors
-                do {
-                    try process.run()
-                    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, text))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
     @Test("the printed command sends the same method, headers, parts, filenames, types and bytes as Ferry")
     func sameRequest() async throws {
         let dir = TemporaryDirectory()
@@ -47,7 +25,7 @@ struct PrintCurlCommandTests {
         #expect(try await print.exitStatus() == 0, "\(print.errorText)")
         let line = try #require(print.outputLines.first)
         #expect(print.outputLines.count == 1)
-        let curl = try await runShell(line + " --fail --silent --show-error")
+        let curl = try await CompletedProcess.run(["/bin/sh", "-c", line + " --fail --silent --show-error"])
         #expect(curl.status == 0, "\(line)\n\(curl.errors)")
         let replayed = try await server.request(1)
 

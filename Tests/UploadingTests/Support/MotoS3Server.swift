@@ -32,17 +32,9 @@ final class MotoS3Server: Sendable {
         self.server = server
     }
 
-    /// Starts the server on a thread of its own (moto takes a second or two to import).
+    /// Starts the server (moto takes a second or two to import).
     static func start() async throws -> MotoS3Server {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    continuation.resume(returning: MotoS3Server(server: try PythonScriptServer(script: script)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        MotoS3Server(server: try await PythonScriptServer.start(script: script))
     }
 
     /// Runs Python code with `s3`, a boto3 client of this server, and returns what it printed.
@@ -57,27 +49,8 @@ final class MotoS3Server: Sendable {
                           aws_access_key_id="testing", aws_secret_access_key="testing")
 
         """ + code
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", "-c", program]
-                let out = Pipe(), err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                do {
-                    try process.run()
-                    let output = out.fileHandleForReading.readDataToEndOfFile()
-                    let errors = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0 else {
-                        throw TestFailure("boto3 failed: \(String(decoding: errors, as: UTF8.self))")
-                    }
-                    continuation.resume(returning: output)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let run = try await CompletedProcess.run(["/usr/bin/env", "python3", "-c", program])
+        guard run.status == 0 else { throw TestFailure("boto3 failed: \(run.errors)") }
+        return run.output
     }
 }

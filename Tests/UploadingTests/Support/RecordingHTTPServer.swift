@@ -72,19 +72,11 @@ final class RecordingHTTPServer: Sendable {
         self.server = server
     }
 
-    /// Starts a server on a thread of its own.
+    /// Starts a server.
     static func start() async throws -> RecordingHTTPServer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    let directory = TemporaryDirectory()
-                    let server = try PythonScriptServer(script: script, arguments: [directory.path, interop])
-                    continuation.resume(returning: RecordingHTTPServer(directory: directory, server: server))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let directory = TemporaryDirectory()
+        return RecordingHTTPServer(directory: directory,
+                                   server: try await PythonScriptServer.start(script: script, arguments: [directory.path, interop]))
     }
 
     /// Request `number` (from 0), once it was recorded.
