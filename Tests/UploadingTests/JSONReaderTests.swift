@@ -1,4 +1,5 @@
 import Foundation
+import Receiver
 import Testing
 import Uploading
 
@@ -51,5 +52,47 @@ struct JSONReaderTests {
         #expect(JSONPointer("data") == nil)
         #expect(JSONPointer("/a~2") == nil)
         #expect(JSONPointer("/a~") == nil)
+    }
+
+    @Test("on 3,000 mutations of a document, it accepts what Foundation's JSONSerialization accepts (trailing commas aside), with the same values")
+    func agreesWithFoundation() throws {
+        let seed = Array(#"{"url": "https://b/", "fields": {"key": "a\u00e9\n", "n": [1, -2.5e3, true, null, {}], "s": "\"x\""}}"#.utf8)
+        let alphabet = Array(#"{}[]",:.-+eE0123456789aeflnrstu\ "#.utf8)
+        var random = SplitMix64(seed: 27)
+        var accepted = 0
+        for _ in 0..<3_000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let index = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.remove(at: index)
+                case 1: bytes.insert(alphabet.randomElement(using: &random)!, at: index)
+                default: bytes[index] = alphabet.randomElement(using: &random)!
+                }
+            }
+            let foundation = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+            let ours = try? JSONReader.read(bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Foundation takes a comma before a closing bracket; RFC 8259 (and Python's json) do not, nor does Ferry.
+            let trailingComma = text.range(of: #",\s*[\]}]"#, options: .regularExpression) != nil
+            #expect((foundation != nil) == (ours != nil) || (ours == nil && trailingComma), "\(text)")
+            if let foundation, let ours {
+                accepted += 1
+                #expect(Self.plain(ours) == foundation as? NSObject, "\(text)")
+            }
+        }
+        #expect(accepted > 100, "the mutations must leave some documents valid")
+    }
+
+    /// A value as Foundation's types, to compare with what `JSONSerialization` returns.
+    private static func plain(_ value: JSONValue) -> NSObject {
+        switch value {
+        case let .object(members): NSDictionary(dictionary: Dictionary(members.map { ($0.key, plain($0.value)) }) { _, last in last })
+        case let .array(elements): NSArray(array: elements.map(plain))
+        case let .string(text): NSString(string: text)
+        case let .number(text): NSNumber(value: Double(text)!)
+        case let .bool(value): NSNumber(value: value)
+        case .null: NSNull()
+        }
     }
 }
