@@ -41,9 +41,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Python parsers, clients and servers for the interoperability tests (tuspy: the official tus
-# client; tuspyserver, run with uvicorn: a tus server for Ferry's tus client).
-if ! python3 -c 'import werkzeug, python_multipart, tusclient, tuspyserver, uvicorn' 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart tuspy tuspyserver uvicorn
+# client; tuspyserver, run with uvicorn: a tus server for Ferry's tus client; moto's S3 in server
+# mode, with boto3, for presigned POSTs).
+if ! python3 -c 'import werkzeug, python_multipart, tusclient, tuspyserver, uvicorn, moto.server, boto3' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore werkzeug python-multipart tuspy tuspyserver \
+        uvicorn 'moto[server]' boto3
 fi
 
 swift build --build-tests

@@ -102,6 +102,18 @@ public struct CurlFormArgument: Sendable, Hashable {
         return parsed
     }
 
+    /// Parses a `--form-string` argument: `NAME=VALUE` with the value taken as it is, as curl
+    /// does (a leading `@` or `<`, a `;type=` or quotes in it mean nothing).
+    ///
+    /// - Parameter argument: The text after `--form-string`, e.g. `note=@not a file;type=x`.
+    /// - Returns: A text argument.
+    /// - Throws: `CurlFormSyntaxError.missingEquals` or `.emptyName`.
+    public static func literal(_ argument: String) throws(CurlFormSyntaxError) -> CurlFormArgument {
+        guard let equals = argument.firstIndex(of: "=") else { throw .missingEquals(argument) }
+        guard equals != argument.startIndex else { throw .emptyName(argument) }
+        return CurlFormArgument(name: String(argument[..<equals]), value: .text(String(argument[argument.index(after: equals)...])))
+    }
+
     /// The form part this argument stands for.
     ///
     /// - Returns: The part; for `name=<path` the file is read now.

@@ -22,7 +22,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
     case transferFailed(reason: TransferReason)
     /// The server answered with a status outside 200–299. 408, 429 and 5xx except 507 are
     /// retried automatically (honouring `retryAfter`); other statuses wait for the user.
-    /// `message` is the reason the server gave in its body, kept for 507 Insufficient Storage.
+    /// `message` is the reason the server gave in its body, kept for 507 Insufficient Storage
+    /// and for an S3 XML error (``S3ErrorDocument``).
     case serverRejected(status: Int, retryAfter: Duration?, message: String? = nil)
     /// The server answered with a redirect (3xx) that was not followed: 301, 302 and 303 never
     /// are (an upload is never turned into a GET), 307 and 308 only with `-L`, at most
@@ -227,9 +228,10 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             let reason = message.map { ": \"\($0)\"" } ?? ""
             return "the server has no room for the upload (507 Insufficient Storage)\(reason); "
                 + "not retried: free space on the server, then retry"
-        case let .serverRejected(status, retryAfter, _):
+        case let .serverRejected(status, retryAfter, message):
             var text = "the server answered \(status)"
             if let retryAfter { text += " (Retry-After \(UploadError.format(retryAfter)))" }
+            if let message { text += ": \(message)" }
             if status == 408 || status == 429 || (500...599).contains(status) {
                 return text + "; retrying may help"
             }

@@ -13,7 +13,12 @@ struct FormOptions: ParsableArguments {
     @Option(name: .customShort("F"), help: ArgumentHelp(
         "A form part in curl's syntax: NAME=VALUE, NAME=@PATH[;type=MIME][;filename=NAME] or NAME=<PATH.",
         valueName: "part"))
-    var form: [String] = []
+    var form: [OrderedArgument] = []
+
+    @Option(name: .customLong("form-string"), help: ArgumentHelp(
+        "A text part NAME=VALUE, the value taken as it is (a leading @ or <, ;type= or quotes mean nothing), in order with -F.",
+        valueName: "part"))
+    var formString: [OrderedArgument] = []
 
     @Option(name: .customShort("H"), help: ArgumentHelp(
         "A request header, 'Name: value'; or @FILE: headers read from FILE, one per line (# comments).",
@@ -40,12 +45,19 @@ struct FormOptions: ParsableArguments {
     @OptionGroup(title: "Connection")
     var connection: ConnectionArguments
 
-    /// The `-F` arguments, parsed.
+    /// Whether any `-F` or `--form-string` part was given.
+    var hasFormParts: Bool { !form.isEmpty || !formString.isEmpty }
+
+    /// The `-F` and `--form-string` arguments, parsed, in the order they were given.
     func formArguments() throws -> [CurlFormArgument] {
-        do {
-            return try form.map { argument throws(CurlFormSyntaxError) in try CurlFormArgument.parse(argument) }
-        } catch {
-            throw ValidationError(error.description)
+        let given = (form.map { ($0, true) } + formString.map { ($0, false) }).sorted { $0.0.position < $1.0.position }
+        return try given.map { argument, isCurlSyntax in
+            do {
+                return isCurlSyntax ? try CurlFormArgument.parse(argument.text) : try CurlFormArgument.literal(argument.text)
+            } catch {
+                guard isCurlSyntax else { throw ValidationError("--form-string '\(argument.text)': expected NAME=VALUE") }
+                throw ValidationError("\(error)")
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import FerryHeadless
+import Multipart
 import TerminalUI
 import Testing
 import TestSupport
@@ -39,6 +40,21 @@ struct HumanEventPrinterTests {
             "cancel  photo.jpg",
         ])
         #expect(diagnostics.text == "")
+    }
+
+    @Test("the links JSON answers gave follow the summary, in the order the jobs finished; --response-field picks another")
+    func linksAfterTheSummary() throws {
+        func answer(_ json: String) -> UploadResponse {
+            UploadResponse(status: 201, headers: [HeaderField(name: "Content-Type", value: "application/json")], body: Array(json.utf8))
+        }
+        let printer = HumanEventPrinter(output: output, isTerminal: false, diagnostics: diagnostics,
+                                        responseField: JSONPointer("/data/link"))
+        try printer.handle([.succeeded(job(2, state: .succeeded, response: answer(#"{"url": "u2", "data": {"link": "d2"}}"#))),
+                            .succeeded(job(1, state: .succeeded, response: answer(#"{"url": "u1"}"#))),
+                            .succeeded(job(3, state: .succeeded, response: answer(#"{"data": {"link": "d3"}}"#)))])
+        try printer.finish(UploadSummary(), seconds: 0.5)
+        #expect(output.lines.suffix(2) == ["d2", "d3"], "\(output.lines)")
+        #expect(output.lines.dropLast(2).last?.hasPrefix("0 succeeded") == true)
     }
 
     @Test("a batch of events is written at once, in order")

@@ -12,6 +12,16 @@ struct CurlFormArgumentTests {
         #expect(try CurlFormArgument.parse("eq=a=b").value == .text("a=b"))
     }
 
+    @Test("--form-string: everything after the first = is the value, as it is")
+    func literal() throws {
+        #expect(try CurlFormArgument.literal("a=@/etc/passwd;type=x/y") == CurlFormArgument(name: "a", value: .text("@/etc/passwd;type=x/y")))
+        #expect(try CurlFormArgument.literal("b=<f").value == .text("<f"))
+        #expect(try CurlFormArgument.literal(#"c="q;x"=y"#).value == .text(#""q;x"=y"#))
+        #expect(try CurlFormArgument.literal("d=").value == .text(""))
+        #expect(throws: CurlFormSyntaxError.missingEquals("e")) { try CurlFormArgument.literal("e") }
+        #expect(throws: CurlFormSyntaxError.emptyName("=v")) { try CurlFormArgument.literal("=v") }
+    }
+
     @Test("name=@path with type and filename")
     func file() throws {
         let arg = try CurlFormArgument.parse("photo=@/tmp/a.jpg;type=image/jpeg;filename=b.jpg")

@@ -7,7 +7,8 @@ import Uploading
 /// in flight, waiting for an automatic retry, failed, cancelled, queued again after attempts — is
 /// kept whole, boxed. A succeeded job's response, attempt history, automatic retries and request
 /// size are not kept: the rows and the totals do not show them, and the details view asks for
-/// them (``AppCommand/loadJobDetails(_:)``).
+/// them (``AppCommand/loadJobDetails(_:)``); only the link its JSON answer gave (``ResponseLink``),
+/// boxed, which the row shows.
 public struct QueueRow: Hashable, Sendable, Identifiable {
     // In this order the fields take 40 bytes with no padding but the state's 3.
     /// The job's ID.
@@ -18,10 +19,11 @@ public struct QueueRow: Hashable, Sendable, Identifiable {
     public let state: UploadJobState
     private let whole: Whole
 
-    /// The job as the engine described it, when the row keeps it.
+    /// The job as the engine described it, when the row keeps it; or a succeeded job's link.
     private enum Whole: Hashable, Sendable {
         case none
         indirect case job(UploadJob)
+        indirect case link(String)
     }
 
     /// The row of a job as an event describes it.
@@ -33,7 +35,17 @@ public struct QueueRow: Hashable, Sendable, Identifiable {
         spec = job.spec
         attempts = Int32(clamping: job.attempts)
         let slim = UploadJob(id: job.id, spec: job.spec, state: job.state, attempts: Int(attempts))
-        whole = job.state == .succeeded || job == slim ? .none : .job(job)
+        if job.state == .succeeded {
+            whole = job.response.flatMap { ResponseLink.find(in: $0) }.map(Whole.link) ?? .none
+        } else {
+            whole = job == slim ? .none : .job(job)
+        }
+    }
+
+    /// The link a succeeded job's JSON answer gave, if it gave one.
+    public var link: String? {
+        if case .link(let link) = whole { return link }
+        return nil
     }
 
     /// The job as the row knows it: the whole job, except that a succeeded one has no response,
@@ -41,7 +53,7 @@ public struct QueueRow: Hashable, Sendable, Identifiable {
     public var job: UploadJob {
         switch whole {
         case .job(let job): job
-        case .none: UploadJob(id: id, spec: spec, state: state, attempts: Int(attempts))
+        case .none, .link: UploadJob(id: id, spec: spec, state: state, attempts: Int(attempts))
         }
     }
 

@@ -103,13 +103,26 @@ struct JobDetails: Widget {
             for header in response.headers {
                 lines.append(TextLine("· \(header.name): \(header.value)", style: Theme.dim))
             }
-            let body = response.bodyText.prefix(2000).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            if let link = ResponseLink.find(in: response) {
+                lines.append(TextLine("Link: " + DisplayWidth.escapingControls(link), style: Theme.heading))
+            }
+            // A JSON answer is shown indented (no-break spaces, which wrapping keeps), its members in the server's order.
+            let json = response.jsonBody
+            let text = json?.prettyPrinted ?? response.bodyText
+            var body = text.prefix(2000).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+            if json != nil { body = body.map(Self.keepingIndent) }
             if !response.body.isEmpty {
                 lines.append(TextLine("Body:", style: Theme.heading))
                 lines += body.prefix(40).map { TextLine(DisplayWidth.escapingControls($0)) }
             }
         }
         return lines
+    }
+
+    /// A line with its leading spaces made no-break spaces, which wrapping keeps.
+    private static func keepingIndent(_ line: String) -> String {
+        let indent = line.prefix { $0 == " " }.count
+        return String(repeating: "\u{A0}", count: indent) + line.dropFirst(indent)
     }
 
     /// How many of the attempts were automatic retries, in words; empty when none were.

@@ -35,16 +35,17 @@ struct QueuePane: Widget {
         // Jobs shown that go to more than one URL are told apart by where they go.
         let urls = Set(scroll.visibleRange.compactMap { queue.rows[shown[$0]]?.job.spec.url })
         for (row, index) in scroll.visibleRange.enumerated() {
-            guard let job = queue.rows[shown[index]]?.job else { continue }
+            guard let queueRow = queue.rows[shown[index]] else { continue }
             let line = Rect(x: list.x, y: list.y + row, width: list.width, height: 1)
-            renderJob(job, columns: columns, showsTarget: urls.count > 1, in: line, buffer: &buffer)
+            renderJob(queueRow.job, link: queueRow.link, columns: columns, showsTarget: urls.count > 1, in: line, buffer: &buffer)
             if index == scroll.cursor && state.focus == .queue {
                 buffer.patchStyle(Theme.cursor, in: line)
             }
         }
     }
 
-    private func renderJob(_ job: UploadJob, columns: Columns, showsTarget: Bool, in line: Rect, buffer: inout CellBuffer) {
+    private func renderJob(_ job: UploadJob, link: String?, columns: Columns, showsTarget: Bool, in line: Rect,
+                           buffer: inout CellBuffer) {
         let stateStyle = Theme.style(for: job.state)
         var x = line.x
         buffer.put(job.stateMark, at: Point(x: x, y: line.y), style: stateStyle)
@@ -61,6 +62,10 @@ struct QueuePane: Widget {
             buffer.put(DisplayWidth.fit(DisplayWidth.escapingControls(job.failureSummary), width: max(0, restWidth)),
                        at: Point(x: x, y: line.y),
                        style: Theme.error)
+        } else if let link {
+            // What a done job's full bar would say, the ✓ says; the link is what the user wants next.
+            buffer.put(DisplayWidth.fit("→ " + DisplayWidth.escapingControls(link), width: max(0, restWidth)),
+                       at: Point(x: x, y: line.y), style: stateStyle)
         } else {
             // A queued job has sent nothing yet, whatever its last attempt got to.
             let fraction = switch job.state {

@@ -24,6 +24,8 @@ extension UploadJob {
     var failureSummary: String {
         // A redirect not followed says where the endpoint went; the 3xx page's text would not.
         if case .redirectRefused? = lastError, let lastError { return lastError.description }
+        // The reason an S3 store gave in its XML error, in words, rather than the XML's first line.
+        if case .serverRejected(let status, _, let message?)? = lastError { return "HTTP \(status) \(message)" }
         if let response, !response.isSuccess {
             let text = response.bodyText.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             return "HTTP \(response.status)" + (text.isEmpty ? "" : " " + text)

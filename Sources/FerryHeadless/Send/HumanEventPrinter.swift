@@ -13,6 +13,8 @@ public final class HumanEventPrinter: @unchecked Sendable {
     private let isTerminal: Bool
     private var active: [UploadJobID: UploadJob] = [:]
     private var liveLineCount = 0
+    private let responseField: JSONPointer?
+    private var links: [String] = []
 
     /// Creates a printer.
     ///
@@ -20,8 +22,12 @@ public final class HumanEventPrinter: @unchecked Sendable {
     ///   - output: Where lines go.
     ///   - isTerminal: Whether `output` is a terminal (live lines are drawn only then).
     ///   - diagnostics: Where a journal failure is reported (standard error).
-    public init(output: any TextOutput, isTerminal: Bool, diagnostics: any TextOutput = StandardStream.error) {
+    ///   - responseField: Where a JSON answer holds the link to what was uploaded
+    ///     (``ResponseLink``); nil for its usual keys.
+    public init(output: any TextOutput, isTerminal: Bool, diagnostics: any TextOutput = StandardStream.error,
+                responseField: JSONPointer? = nil) {
         self.output = output
+        self.responseField = responseField
         self.isTerminal = isTerminal
         self.diagnostics = diagnostics
     }
@@ -53,6 +59,7 @@ public final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = nil
             let status = job.response.map { "  HTTP \($0.status)" } ?? ""
             lines.append("done    \(name(job))  \(HumanFormat.bytes(job.spec.estimatedBytes))\(status)")
+            if let link = job.response.flatMap({ ResponseLink.find(in: $0, at: responseField) }) { links.append(link) }
         case let .failed(job, reason):
             active[job.id] = nil
             lines.append("failed  \(name(job)): \(text(of: reason, for: job))")
@@ -76,7 +83,8 @@ public final class HumanEventPrinter: @unchecked Sendable {
         return "left    #\(job.id) \(name(job)): \(why)"
     }
 
-    /// Clears the live lines and prints the summary.
+    /// Clears the live lines and prints the summary, then the links the succeeded jobs' answers
+    /// gave, one a line in the order the jobs finished (so the last line of one upload is its link).
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
     public func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
@@ -86,7 +94,7 @@ public final class HumanEventPrinter: @unchecked Sendable {
         try redraw(adding: [
             "\(summary.succeeded) succeeded, \(summary.failed) failed, \(summary.cancelled) cancelled; "
                 + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.elapsed(.seconds(seconds)))\(rate)",
-        ])
+        ] + links)
     }
 
     private func redraw(adding lines: [String]) throws(StandardStreamError) {

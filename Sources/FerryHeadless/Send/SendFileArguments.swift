@@ -93,15 +93,15 @@ public struct SendFileArguments: Sendable {
     /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
-        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "resume", "tus", "version",
-               "experimental-dump-help", "generate-completion-script"],
+        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "print-curl", "resume", "show-secrets",
+               "tus", "version", "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k"]
     )
 
     /// The long and short names of `ferry send`'s options that take a value.
     public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
-        long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "key", "noproxy", "oauth2-bearer", "proxy", "retry",
-               "timeout", "url", "user"],
+        long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "form-string", "key", "noproxy", "oauth2-bearer",
+               "presigned-post", "proxy", "response-field", "retry", "timeout", "url", "user"],
         short: ["F", "H", "X", "u", "x"]
     )
 }

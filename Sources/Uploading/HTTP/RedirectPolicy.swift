@@ -113,7 +113,7 @@ public enum RedirectPolicy {
             status: response.status, location: response.value(forHeader: "Location"), from: current,
             redirectsSoFar: response.redirects.count, followsRedirects: followsRedirects
         ) else {
-            let message = response.status == 507 ? response.reasonText : nil
+            let message = response.status == 507 ? response.reasonText : S3ErrorDocument(body: response.body)?.description
             return .serverRejected(status: response.status, retryAfter: retryAfter, message: message)
         }
         switch decision {

@@ -5,7 +5,7 @@ import Multipart
 extension FormOptions {
     /// Whether any option that describes requests was given (then they win over the form the
     /// journal saved).
-    var describesRequests: Bool { url != nil || !form.isEmpty || !header.isEmpty || user != nil || oauth2Bearer != nil }
+    var describesRequests: Bool { url != nil || hasFormParts || !header.isEmpty || user != nil || oauth2Bearer != nil }
 
     /// The form's settings from the options.
     ///

@@ -40,6 +40,12 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Write the HTTP requests to standard output instead of sending them.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Write, for each request, a curl command line that sends the same parts and headers, instead of sending.")
+    var printCurl = false
+
+    @Flag(name: .long, help: "With --print-curl, write secret header values and a URL's password as they are (masked by default).")
+    var showSecrets = false
+
     @Flag(name: .long, help: "Upload each FILE with tus 1.0 (resumable): --url is the creation URL, -F text parameters become metadata.")
     var tus = false
 
@@ -54,12 +60,33 @@ struct Send: AsyncParsableCommand {
         })
     var chunkSize: Int64?
 
+    @Option(name: .customLong("presigned-post"), help: ArgumentHelp(
+        "Post each FILE to S3 (or a store like it) with a presigned POST: the JSON boto3's generate_presigned_post makes "
+            + "({\"url\": ..., \"fields\": {...}}), read from FILE.json or - (standard input). Its fields go first, as they are, "
+            + "the file last under 'file'.",
+        valueName: "FILE.json"))
+    var presignedPost: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where a JSON answer holds the link to the upload, as a JSON pointer (/data/url); by default its top-level "
+                + "url, link or location. Shown in the succeeded event (link) and on the last line.",
+            valueName: "pointer"),
+        transform: { text in
+            guard let pointer = JSONPointer(text) else {
+                throw ValidationError("--response-field '\(text)' is not a JSON pointer such as /data/url")
+            }
+            return pointer
+        })
+    var responseField: JSONPointer?
+
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
     mutating func validate() throws {
-        let onlyResuming = resume && files.isEmpty && formOptions.form.isEmpty
-        guard !files.isEmpty || !formOptions.form.isEmpty || resume else {
+        let onlyResuming = resume && files.isEmpty && !formOptions.hasFormParts
+        guard !files.isEmpty || formOptions.hasFormParts || resume else {
             throw ValidationError("nothing to send: give FILEs or -F parts (or --resume)")
         }
         if let url = formOptions.url {
@@ -68,7 +95,7 @@ struct Send: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-        } else if !onlyResuming {
+        } else if !onlyResuming && presignedPost == nil {
             throw ValidationError("--url is required")
         }
         guard HTTPToken.isToken(method) else {
@@ -78,17 +105,23 @@ struct Send: AsyncParsableCommand {
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
+        try validatePresignedPost()
+        guard !printCurl || !(dryRun || resume || tus) else {
+            throw ValidationError("--print-curl writes one curl command per request: it cannot be combined with --dry-run, --resume or --tus")
+        }
+        guard printCurl || !showSecrets else { throw ValidationError("--show-secrets applies to --print-curl only") }
     }
 
     func run() async throws {
+        let source = try requestSource()
         let planner = UploadPlanner(
-            url: formOptions.url ?? "", method: method.uppercased(), headers: try formOptions.headerFields(),
-            fileField: formOptions.field, formArguments: try formOptions.formArguments(),
+            url: source.url, method: method.uppercased(), headers: try formOptions.headerFields(),
+            fileField: formOptions.field, formArguments: source.formArguments,
             connection: formOptions.connection.options()
         )
         var template: UploadJobSpec?
         do {
-            template = files.isEmpty && formOptions.form.isEmpty ? nil : try planner.template()
+            template = files.isEmpty && !formOptions.hasFormParts ? nil : try planner.template()
         } catch {
             throw ValidationError(error.description)
         }
@@ -98,7 +131,7 @@ struct Send: AsyncParsableCommand {
             }
             template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize)
         }
-        guard dryRun else {
+        guard dryRun || printCurl else {
             var configuration = UploadQueueConfiguration(
                 concurrencyLimit: formOptions.concurrency,
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
@@ -108,16 +141,31 @@ struct Send: AsyncParsableCommand {
             configuration.keepsSucceededJobDetails = false
             var transport = HTTPTransport.Configuration()
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
-            let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume)
+            let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume,
+                                    responseField: responseField)
             let summary = try await runner.run(files: files, bundle: bundle, template: template)
             if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
             return
         }
         let writer = DryRunWriter(output: .output)
         var anyFailed = false
+        var secretsHidden = false
+        defer {
+            if secretsHidden {
+                StandardStream.error.writeLineIgnoringFailure(
+                    "ferry: secret values are written as \(CurlCommand.mask); --show-secrets writes them as they are")
+            }
+        }
         for job in template.map({ UploadPlanner.jobs(for: files, bundle: bundle, template: $0) }) ?? [] {
             do {
-                try writer.write(job)
+                if printCurl {
+                    _ = try FormBuilder().message(for: job)  // the same checks as sending: a missing file is named
+                    let command = CurlCommand(spec: job, showsSecrets: showSecrets)
+                    try StandardStream.output.write(command.line + [0x0A])
+                    secretsHidden = secretsHidden || command.hidesSecrets
+                } else {
+                    try writer.write(job)
+                }
             } catch let error as StandardStreamError {
                 // Nothing was sent, so nothing is lost: stop like a process the closed pipe killed.
                 if case .failed = error { StandardStream.error.writeLineIgnoringFailure("ferry: \(error)") }

@@ -32,10 +32,17 @@ struct SendEventRecord {
     var uploadOffset: Int64?
     /// A tus job's notes (created, resumed at, restarted), oldest first.
     var tusNotes: [String]?
+    /// The link a succeeded job's JSON answer gives (``ResponseLink``).
+    var link: String?
 
     /// The record for an event; nil for events scripts do not see (removal, pausing; journal
     /// notices go to standard error).
-    init?(_ event: UploadEvent) {
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - responseField: Where a succeeded job's answer holds its link (`--response-field`); nil
+    ///     for ``ResponseLink/keys``.
+    init?(_ event: UploadEvent, responseField: JSONPointer? = nil) {
         switch event {
         case let .queued(job): self.init(name: "queued", job: job)
         case let .started(job): self.init(name: "started", job: job)
@@ -46,6 +53,7 @@ struct SendEventRecord {
         case let .succeeded(job):
             self.init(name: "succeeded", job: job)
             response = job.response?.bodyText
+            link = job.response.flatMap { ResponseLink.find(in: $0, at: responseField) }
         case let .failed(job, reason):
             self.init(name: "failed", job: job)
             error = reason.description
@@ -110,6 +118,7 @@ struct SendEventRecord {
         line.add("failed", failed)
         line.add("files", files)
         line.add("id", id)
+        line.add("link", link)
         line.add("path", path)
         line.add("pathBytesHex", pathBytesHex)
         line.add("rate", rate)

@@ -33,6 +33,9 @@ struct SendRunner {
     /// by themselves, first (``UploadManager/restoreForSending()``); the failed jobs that wait for
     /// the user are named and left in the journal for `ferry jobs`.
     var resume: Bool
+    /// Where a JSON answer holds the link to what was uploaded (`--response-field`); nil for
+    /// ``ResponseLink/keys``.
+    var responseField: JSONPointer?
 
     /// Runs the jobs for `files`.
     ///
@@ -56,7 +59,8 @@ struct SendRunner {
         let queueing = DispatchGroup()
         queueing.enter()
         let termination = SendTermination(manager: manager, journal: journal, events: events, queueing: queueing)
-        let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1)
+        let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1,
+                                        responseField: responseField)
         let subscription = manager.subscribe(on: events) { batch in
             guard !termination.isTerminating else { return }
             for case let .journalFailed(error) in batch {
@@ -66,7 +70,7 @@ struct SendRunner {
             do throws(StandardStreamError) {
                 if json {
                     // One write per batch: a busy queue's lines go out together.
-                    let lines = batch.compactMap(SendEventRecord.init).map { $0.jsonLine() + "\n" }
+                    let lines = batch.compactMap { SendEventRecord($0, responseField: responseField) }.map { $0.jsonLine() + "\n" }
                     if !lines.isEmpty { try StandardStream.output.write(lines.joined()) }
                 } else {
                     try printer.handle(batch)

@@ -62,6 +62,16 @@ final class PythonScriptServer: Sendable {
         self.directory = directory
     }
 
+    /// Starts a script as ``init(script:arguments:)`` does, on a thread of its own: a server that
+    /// takes a second to import (FastAPI, moto) keeps no runner thread waiting.
+    static func start(script: String, arguments: [String] = []) async throws -> PythonScriptServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try PythonScriptServer(script: script, arguments: arguments) })
+            }
+        }
+    }
+
     deinit {
         stop()
     }

@@ -36,20 +36,10 @@ final class TuspyServer: Sendable {
         self.server = server
     }
 
-    /// Starts a server, on a thread of its own (starting Python and FastAPI takes a second,
-    /// which no runner thread waits for).
+    /// Starts a server (starting Python and FastAPI takes a second, which no runner thread waits for).
     static func start() async throws -> TuspyServer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    let directory = TemporaryDirectory()
-                    let server = try PythonScriptServer(script: script, arguments: [directory.path])
-                    continuation.resume(returning: TuspyServer(directory: directory, server: server))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let directory = TemporaryDirectory()
+        return TuspyServer(directory: directory, server: try await PythonScriptServer.start(script: script, arguments: [directory.path]))
     }
 
     /// The bytes and metadata of the upload at `url`.

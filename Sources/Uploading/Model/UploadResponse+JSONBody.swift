@@ -1,0 +1,17 @@
+import Foundation
+
+extension UploadResponse {
+    /// The body read as JSON, when it is JSON: its `Content-Type` is `application/json` or
+    /// `…+json` (or absent) and it was captured whole; nil otherwise.
+    public var jsonBody: JSONValue? {
+        guard !isBodyTruncated, Self.namesJSON(value(forHeader: "Content-Type")) else { return nil }
+        return try? JSONReader.read(body)
+    }
+
+    /// Whether a `Content-Type` value names JSON (or is absent).
+    private static func namesJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return true }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+}
