@@ -16,10 +16,10 @@ struct EndpointPauseAppTests {
         app.screen(width: 120, height: 24).lines().joined(separator: "\n")
     }
 
-    @Test("refused credentials open the Form's secret header, emptied and masked; Enter sends the held uploads with the new value")
+    @Test("refused credentials open the Form's Authorization header, emptied and masked; Enter sends the held uploads with it")
     func credentialsAsked() {
         var settings = AppUpdateTests.valid
-        settings.headers = [FormRow(name: "X-Album", value: "2026"), FormRow(name: "Authorization", value: "Bearer old")]
+        settings.headers = [FormRow(name: "X-Api-Key", value: "k"), FormRow(name: "Authorization", value: "Bearer old")]
         var app = AppHarness(directories: AppUpdateTests.tree, settings: settings, size: Size(width: 120, height: 24))
         app.type("jj u")
         app.send(Self.refused)

@@ -18,7 +18,10 @@ extension AppState {
         // A dialog, an editor or the help screen open: the notice and the status line say it.
         guard case .pane = inputMode else { return }
         let index: Int
-        if let secret = form.settings.headers.firstIndex(where: \.isSecretHeader) {
+        // `Authorization` first, else another secret header (a token, a key).
+        let headers = form.settings.headers
+        let secret = headers.firstIndex { $0.name.lowercased() == "authorization" } ?? headers.firstIndex(where: \.isSecretHeader)
+        if let secret {
             index = secret
         } else {
             // An empty row, so Esc drops it again; what is typed into it is masked by its name.

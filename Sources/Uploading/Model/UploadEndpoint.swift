@@ -22,11 +22,16 @@ public struct UploadEndpoint: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// The origin as a URL: `https://host`, with the port when it is not the scheme's default.
+    ///
+    /// - Returns: The text people and `--json` see.
     public var description: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port == (scheme == "https" ? 443 : 80) ? "\(scheme)://\(name)" : "\(scheme)://\(name):\(port)"
     }
 
+    /// Orders endpoints by scheme, host and port, so lists of them read the same each time.
+    ///
+    /// - Returns: Whether `lhs` comes first.
     public static func < (lhs: UploadEndpoint, rhs: UploadEndpoint) -> Bool {
         (lhs.scheme, lhs.host, lhs.port) < (rhs.scheme, rhs.host, rhs.port)
     }
