@@ -6,14 +6,10 @@ import Testing
 /// (`Tests/Interop/retry_after_server.py`).
 @Suite("Endpoint pauses in the interface", .serialized, .timeLimit(.minutes(2)))
 struct EndpointPauseInterfaceTests {
-    private static let retryAfterServer = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/retry_after_server.py").path
-
     @Test("a 429 with Retry-After shows the endpoint paused in the status line, counting down; then every upload is done")
     func retryAfterCountsDown() async throws {
         let binary = try FerryBinary.requirePath()
-        let server = try PythonScriptServer(script: String(contentsOfFile: Self.retryAfterServer, encoding: .utf8), arguments: ["4"])
+        let server = try PythonScriptServer.askingForPause(retryAfter: 4)
         let tmux = try TmuxSession(width: 120, height: 30)
         defer { tmux.kill(); server.stop() }
         let folder = tmux.scratch.path + "/files"

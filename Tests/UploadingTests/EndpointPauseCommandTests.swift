@@ -9,10 +9,6 @@ import Testing
 /// `Retry-After` (`Tests/Interop/retry_after_server.py`).
 @Suite("ferry send: endpoint pauses (the built binary)", .serialized, .timeLimit(.minutes(2)))
 struct EndpointPauseCommandTests {
-    private static let retryAfterServer = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/retry_after_server.py").path
-
     @Test("a 401 fails the endpoint's jobs under one line and exit 1; one request reached it; --json says why per job")
     func refusedCredentials() async throws {
         let dir = TemporaryDirectory()
@@ -50,7 +46,7 @@ struct EndpointPauseCommandTests {
     func retryAfterPausesTheEndpoint() async throws {
         let dir = TemporaryDirectory()
         let files = (1...4).map { dir.file("f\($0).txt", bytes: 10) }
-        let server = try PythonScriptServer(script: String(contentsOfFile: Self.retryAfterServer, encoding: .utf8), arguments: ["2"])
+        let server = try PythonScriptServer.askingForPause(retryAfter: 2)
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/upload"
         let process = try FerryProcess(["send", "--url", url, "--concurrency", "1", "--json"] + files, stateHome: dir.path("state"))
