@@ -34,6 +34,10 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
     case journalFailed(reason: JournalReason)
     /// A tus upload could not go on for `reason` (see `TusReason`). Not retried automatically.
     case tusFailed(reason: TusReason)
+    /// The job was not sent: its endpoint (`endpoint`, an origin) refused another job's
+    /// credentials with `status` (401, or 403 after an earlier success), and nothing could give
+    /// new ones (`ferry send`). Not retried automatically: the credentials must change.
+    case credentialsRefused(endpoint: String, status: Int)
     /// An error restored from a journal row that holds only its description: written before
     /// errors were stored typed, or in a shape this version cannot read.
     case recorded(description: String)
@@ -171,7 +175,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             }
         case let .serverRejected(status, _, _):
             return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
-        case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded, .tusFailed:
+        case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded, .tusFailed,
+             .credentialsRefused:
             return false
         }
     }
@@ -242,6 +247,9 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             return reason.description
         case let .recorded(description):
             return description
+        case let .credentialsRefused(endpoint, status):
+            return "not sent: \(endpoint) refused the credentials of an earlier upload (\(status)); "
+                + "change the credentials (the header, -u, --oauth2-bearer), then retry"
         case let .tusFailed(reason):
             return reason.description
         }

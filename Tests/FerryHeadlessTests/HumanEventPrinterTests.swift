@@ -57,6 +57,34 @@ struct HumanEventPrinterTests {
         #expect(output.lines.dropLast(2).last?.hasPrefix("0 succeeded") == true)
     }
 
+    @Test("an endpoint that refuses the credentials is one line, not a line per job; another endpoint's 401 still shows")
+    func refusedCredentialsOneLine() throws {
+        let printer = printer()
+        let endpoint = UploadEndpoint(url: "http://127.0.0.1:1/upload")!
+        let other = UploadJob(id: UploadJobID(9), spec: UploadJobSpec(url: "http://127.0.0.1:2/upload", files: []))
+        let refused = UploadError.serverRejected(status: 401, retryAfter: nil)
+        try printer.handle([.endpointPaused(endpoint, EndpointPause(refusedCredentials: 401)), .failed(job(1), reason: refused),
+                            .failed(job(2), reason: .credentialsRefused(endpoint: endpoint.description, status: 401)),
+                            .endpointPaused(endpoint, EndpointPause(refusedCredentials: 401)), .failed(other, reason: refused)])
+        #expect(output.lines == [
+            "refused http://127.0.0.1:1 refused the credentials (401): none of its uploads is sent; "
+                + "change them (-H, -u, --oauth2-bearer) and send again",
+            "failed  #9: \(refused.description)",
+        ])
+    }
+
+    @Test("a Retry-After pause of an endpoint is a line when it begins and one when it ends")
+    func retryAfterPauseLines() throws {
+        let printer = printer()
+        let endpoint = UploadEndpoint(url: "http://127.0.0.1:1/upload")!
+        let wait = EndpointPause.Wait(status: 429, delay: .seconds(2), until: SchedulerInstant(nanoseconds: 2_000_000_000))
+        try printer.handle([.endpointPaused(endpoint, EndpointPause(wait: wait)), .endpointResumed(endpoint)])
+        #expect(output.lines == [
+            "paused  http://127.0.0.1:1 for \(HumanFormat.elapsed(.seconds(2))): it answered 429 with Retry-After",
+            "resumed http://127.0.0.1:1",
+        ])
+    }
+
     @Test("a batch of events is written at once, in order")
     func batchInOneWrite() throws {
         let printer = printer()

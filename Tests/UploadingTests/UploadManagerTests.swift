@@ -191,10 +191,11 @@ struct UploadManagerTests {
         ])
         let harness = ManagerHarness(limit: 1, transport: transport)
         let id = try harness.enqueue(1)[0]
-        #expect(harness.scheduler.pendingDeadlines == [Fixtures.at(7000)])
+        // The job's retry, and its endpoint's pause (EndpointPauseTests).
+        #expect(harness.scheduler.pendingDeadlines == [Fixtures.at(7000), Fixtures.at(7000)])
         harness.advance(by: .seconds(7))
         #expect(transport.calls.count == 2)
-        #expect(harness.scheduler.pendingDeadlines == [Fixtures.at(12_000)])
+        #expect(harness.scheduler.pendingDeadlines == [Fixtures.at(12_000), Fixtures.at(12_000)])
         harness.advance(by: .seconds(5))
         #expect(transport.calls.count == 3)
         #expect(harness.manager.job(id)?.state == .succeeded)

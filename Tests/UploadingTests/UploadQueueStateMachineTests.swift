@@ -89,10 +89,14 @@ struct UploadQueueStateMachineTests {
             (.timer(.retry(1), at: 6000), ["persist 1 uploading", "start 1#4"]),
             (.fail(1, attempt: 4, connectionLost, at: 6000), ["persist 1 queued", "timer retry 1 at 9000ms", "retrying 1 after 3000ms"]),
         ]),
-        Scenario(name: "Retry-After is honoured as a lower bound", jitter: 0, steps: [
+        Scenario(name: "Retry-After is honoured as a lower bound (and pauses the endpoint, EndpointPauseTests)", jitter: 0, steps: [
             (.enqueue([1]), ["queued 1", "persist 1 uploading", "start 1#1"]),
-            (.respond(1, status: 429, retryAfterMs: 7000, at: 1000), ["persist 1 queued", "timer retry 1 at 8000ms", "retrying 1 after 7000ms"]),
-            (.timer(.retry(1), at: 8000), ["persist 1 uploading", "start 1#2"]),
+            (.respond(1, status: 429, retryAfterMs: 7000, at: 1000), ["timer wait http://example.test at 8000ms",
+                                                                      "paused http://example.test 429 until 8000ms",
+                                                                      "persist 1 queued", "timer retry 1 at 8000ms", "retrying 1 after 7000ms"]),
+            (.timer(.retry(1), at: 8000), []),
+            (.timer(.endpointWait(UploadEndpoint(url: "http://example.test")!), at: 8000),
+             ["resumed http://example.test", "persist 1 uploading", "start 1#2"]),
             (.respond(1, attempt: 2, status: 503, retryAfterMs: 0, at: 8000), ["persist 1 queued", "timer retry 1 at 9000ms", "retrying 1 after 1000ms"]),
         ]),
         Scenario(name: "a Retry-After beyond the maximum parks the job for the user", steps: [

@@ -118,10 +118,14 @@ public struct FormState: Hashable, Sendable {
     /// Whether a row's value is masked while editing.
     ///
     /// - Parameter field: The row.
-    /// - Returns: Whether it is a secret header and secrets are not revealed.
+    /// - Returns: Whether it is a secret header — as its name is being typed, for the row being
+    ///   edited — and secrets are not revealed.
     public func isMasked(_ field: FormField) -> Bool {
-        if case .header(let index) = field { return !revealsSecrets && settings.headers[index].isSecretHeader }
-        return false
+        guard case .header(let index) = field, !revealsSecrets else { return false }
+        if let editing, editing.field == field, let name = editing.editor.text.split(separator: ":").first {
+            return FormRow(name: String(name).trimmingSpaces, value: "").isSecretHeader
+        }
+        return settings.headers[index].isSecretHeader
     }
 
     /// Stores edited text into a row.

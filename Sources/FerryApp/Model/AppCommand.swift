@@ -1,3 +1,4 @@
+import Multipart
 import Uploading
 
 /// Something the runtime must do for the app model: I/O and engine calls. Results come back
@@ -18,6 +19,9 @@ public enum AppCommand: Hashable, Sendable {
     /// Retry failed or cancelled jobs with the form's request as it is now (``FormState/request``:
     /// URL, method, headers, fields, connection) instead of the one they were queued with.
     case retryWithRequest([UploadJobID], UploadJobSpec)
+    /// Send the jobs an endpoint held when it refused the credentials, with `header` in place of
+    /// the headers of its name (``UploadManager/resumeEndpoint(_:replacingHeader:)``).
+    case resumeEndpoint(UploadEndpoint, HeaderField)
     /// Retry every failed and cancelled job (not those that may have arrived).
     case retryFailedAndCancelled
     /// Cancel one job.

@@ -119,7 +119,8 @@ extension AppState {
         form.editing = nil
         let before = form.settings
         form.commit(editing.editor.text, to: editing.field)
+        let resuming = resumingEndpoints(after: editing.field)
         form.dropEmptyRow(editing.field)
-        return commands(afterFormChangeFrom: before)
+        return commands(afterFormChangeFrom: before) + resuming
     }
 }

@@ -95,6 +95,10 @@ extension AppState {
             queue.remove([id])
         case .pausedChanged(let isPaused):
             queue.isPaused = isPaused
+        case let .endpointPaused(endpoint, pause):
+            endpointPaused(endpoint, pause)
+        case .endpointResumed(let endpoint):
+            queue.endpointPauses[endpoint] = nil
         case .journalFailed(let error):
             queue.journalError = error.description
             notice = "journal: \(error.description)"

@@ -30,6 +30,9 @@ public struct QueueState: Hashable, Sendable {
     /// Whether the engine's queue is paused, as its last `pausedChanged` event (or the restore)
     /// said.
     public var isPaused = false
+    /// The endpoints paused now (refused credentials, a `Retry-After`), as the engine's
+    /// `endpointPaused` and `endpointResumed` events said.
+    public var endpointPauses: [UploadEndpoint: EndpointPause] = [:]
     /// The last error the journal reported, if any.
     public var journalError: String?
     /// When the jobs in flight last moved a byte.

@@ -3,7 +3,8 @@ import Uploading
 
 /// The status line: the notice (for a few seconds) or the URL on the left; on the right the
 /// selection, the queue's counts in words (active ones over the concurrency) and how much has
-/// been sent, or what a pause means while the queue is paused.
+/// been sent, or what a pause means while the queue is paused, or which endpoint is paused and
+/// why (refused credentials, a `Retry-After` counting down).
 struct StatusLine: Widget {
     /// The state to draw.
     let state: AppState
@@ -40,6 +41,7 @@ struct StatusLine: Widget {
                       ("done", "\(summary.succeeded)"), ("failed", "\(summary.failed)"), ("cancelled", "\(summary.cancelled)")]
         let shown = width >= 100 ? counts : counts.filter { !$0.1.hasPrefix("0") }
         if state.queue.isPaused { return "\(selection) │ \(pauseExplanation)" }
+        if let endpoints = state.endpointPauseSummary { return "\(selection) │ \(endpoints)" }
         if summary.total == 0 { return "\(selection) │ queue empty" }
         let queue = shown.isEmpty ? "nothing to send" : shown.map { "\($0.0) \($0.1)" }.joined(separator: " ")
         return "\(selection) │ \(queue) │ \(HumanFormat.percent(Self.sentFraction(summary)))"

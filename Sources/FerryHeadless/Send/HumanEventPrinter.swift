@@ -3,7 +3,9 @@ import TerminalUI
 import Uploading
 
 /// `ferry send`'s human output: a line per finished, failed or retried job; on a terminal also a
-/// live line per active job, redrawn in place below them, and a summary at the end.
+/// live line per active job, redrawn in place below them, and a summary at the end. An endpoint
+/// that refuses the credentials gets one line, in place of a line per job it fails; one that asks
+/// for a pause (`Retry-After`) a line when it begins and one when it ends.
 ///
 /// Unchecked `Sendable`: every call **must** come from one serial queue (`ferry.send.events`, the
 /// manager's subscription queue), which is what guards the mutable state.
@@ -15,6 +17,8 @@ public final class HumanEventPrinter: @unchecked Sendable {
     private var liveLineCount = 0
     private let responseField: JSONPointer?
     private var links: [String] = []
+    /// The endpoints whose refusal of the credentials was said: their jobs' failures are not.
+    private var refusedEndpoints: Set<UploadEndpoint> = []
 
     /// Creates a printer.
     ///
@@ -62,12 +66,21 @@ public final class HumanEventPrinter: @unchecked Sendable {
             if let link = job.response.flatMap({ ResponseLink.find(in: $0, at: responseField) }) { links.append(link) }
         case let .failed(job, reason):
             active[job.id] = nil
-            lines.append("failed  \(name(job)): \(text(of: reason, for: job))")
+            if !isCredentialRefusal(reason, job) { lines.append("failed  \(name(job)): \(text(of: reason, for: job))") }
         case let .cancelled(job):
             active[job.id] = nil
             lines.append("cancel  \(name(job))")
         case let .journalFailed(error):
             diagnostics.writeLineIgnoringFailure("ferry: \(error)")
+        case let .endpointPaused(endpoint, pause):
+            if let status = pause.refusedCredentials, refusedEndpoints.insert(endpoint).inserted {
+                lines.append("refused \(endpoint) refused the credentials (\(status)): none of its uploads is sent; "
+                    + "change them (-H, -u, --oauth2-bearer) and send again")
+            } else if pause.refusedCredentials == nil, let wait = pause.wait {
+                lines.append("paused  \(endpoint) for \(HumanFormat.elapsed(wait.delay)): it answered \(wait.status) with Retry-After")
+            }
+        case let .endpointResumed(endpoint):
+            lines.append("resumed \(endpoint)")
         case .queued, .removed, .pausedChanged, .idle:
             break
         }
@@ -120,6 +133,16 @@ public final class HumanEventPrinter: @unchecked Sendable {
         let eta = progress.estimatedTimeRemaining.map { "ETA " + HumanFormat.duration($0) } ?? ""
         let total = progress.totalBytes.map(HumanFormat.bytes) ?? "?"
         return "  ↑ \(name(job))  \(HumanFormat.bytes(progress.bytesSent))/\(total)  \(percent)  \(rate)  \(eta)"
+    }
+
+    /// Whether a job failed because its endpoint refused the credentials, as already said.
+    private func isCredentialRefusal(_ reason: UploadError, _ job: UploadJob) -> Bool {
+        switch reason {
+        case .credentialsRefused: return true
+        case .serverRejected(401, _, _), .serverRejected(403, _, _):
+            return UploadEndpoint(url: job.spec.url).map(refusedEndpoints.contains) ?? false
+        default: return false
+        }
     }
 
     /// What went wrong, without the path when the line already names the job's only file.

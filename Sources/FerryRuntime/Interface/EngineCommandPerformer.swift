@@ -37,6 +37,7 @@ public struct EngineCommandPerformer: CommandPerformer {
         case .retry(let id): manager.retry(id)
         case let .retryWithRequest(ids, request):
             for id in ids { manager.retry(id, request: request) }
+        case let .resumeEndpoint(endpoint, header): manager.resumeEndpoint(endpoint, replacingHeader: header)
         case .retryFailedAndCancelled: manager.retryFailedAndCancelled()
         case .cancel(let id): manager.cancel(id)
         case .cancelAll: manager.cancelAll()

@@ -1,4 +1,5 @@
 import Dispatch
+import Multipart
 
 // Pausing, resuming, limits, cancelling, retrying, removing and stopping: each returns at once and
 // takes effect on the root queue in call order.
@@ -26,6 +27,16 @@ extension UploadManager {
     /// the limit allows (unless the queue is paused).
     public func releaseHeld() {
         rootQueue.async { self.run { $0.releaseHeld() } }
+    }
+
+    /// Gives new credentials for an endpoint that refused them (``EndpointPause/refusedCredentials``,
+    /// with `holdsForNewCredentials`): its jobs not under way take `header` and start again.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint.
+    ///   - header: The header that replaces the ones of its name.
+    public func resumeEndpoint(_ endpoint: UploadEndpoint, replacingHeader header: HeaderField) {
+        rootQueue.async { self.run { $0.resumeEndpoint(endpoint, replacingHeader: header) } }
     }
 
     /// Changes how many jobs may be in flight; lowering it aborts nothing.

@@ -5,7 +5,8 @@
 /// `started` within one interval of the start — or just before the outcome of a transfer that
 /// ended sooner.
 public enum UploadEvent: Sendable, Hashable {
-    /// A job entered the queue: newly queued, restored, retried by the user, or put back by `stop`.
+    /// A job entered the queue: newly queued, restored, retried by the user, put back by `stop`,
+    /// or held while its endpoint waits for new credentials.
     case queued(UploadJob)
     /// A request for the job started; `job.attempts` numbers it, `job.progress.totalBytes` is set.
     case started(UploadJob)
@@ -24,6 +25,12 @@ public enum UploadEvent: Sendable, Hashable {
     /// The queue was paused (true: nothing new starts, transfers in flight go on) or resumed
     /// (false), by the user or by `stop`.
     case pausedChanged(Bool)
+    /// An endpoint's pause began or changed: no new request goes to it until it ends (its
+    /// `wait` is over and, where credentials were refused, new ones are given); jobs for other
+    /// endpoints go on.
+    case endpointPaused(UploadEndpoint, EndpointPause)
+    /// An endpoint's pause ended: its jobs start again.
+    case endpointResumed(UploadEndpoint)
     /// Nothing is queued or in flight any more (or a restore left nothing to do).
     case idle(UploadSummary)
     /// Writing the journal failed; uploads go on but the queue may not survive a restart.
@@ -35,7 +42,7 @@ public enum UploadEvent: Sendable, Hashable {
         case let .queued(job), let .started(job), let .progressed(job), let .retrying(job, _),
              let .succeeded(job), let .failed(job, _), let .cancelled(job):
             return job
-        case .removed, .pausedChanged, .idle, .journalFailed:
+        case .removed, .pausedChanged, .endpointPaused, .endpointResumed, .idle, .journalFailed:
             return nil
         }
     }

@@ -14,7 +14,8 @@
 /// `UploadJob.state`, `UploadJob.retryAt` and `UploadJob.isHeld` are its projection
 /// (``state``, ``retryAt``, ``isHeld``).
 enum JobPhase: Sendable {
-    /// Eligible to start, in the ready queue under `ticket` (a lower ticket starts first).
+    /// Eligible to start, in the ready queue under `ticket` (a lower ticket starts first) — or
+    /// set aside under it while its endpoint is paused (`PausedEndpoint`), until the pause ends.
     case waiting(ticket: Int)
     /// Queued but held back until the user releases it (``UploadQueueStateMachine/releaseHeld()``);
     /// not in the ready queue.

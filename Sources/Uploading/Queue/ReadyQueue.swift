@@ -21,6 +21,15 @@ struct ReadyQueue: Sendable {
         return nextTicket
     }
 
+    /// A ticket for a job that waits outside the queue (set aside for its endpoint): later than
+    /// every ticket so far, with no entry, so the job never comes up until it is appended.
+    ///
+    /// - Returns: The ticket.
+    mutating func issueTicket() -> Int {
+        defer { nextTicket += 1 }
+        return nextTicket
+    }
+
     /// Takes the oldest entry that is still current.
     ///
     /// - Parameter isCurrent: Whether a job still waits under a ticket.

@@ -22,6 +22,10 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
     /// does the interface when it has a journal (its details view reads them from there). The
     /// `succeeded` event and the journal carry them either way.
     public var keepsSucceededJobDetails: Bool
+    /// Whether an endpoint that refused the credentials holds its jobs until new ones are given
+    /// (`UploadQueueStateMachine.resumeEndpoint(_:replacingHeader:)`, the interface) rather than
+    /// failing them at once (`ferry send`, where no one can give them); default false.
+    public var holdsForNewCredentials: Bool
 
     /// Creates a configuration.
     ///
@@ -33,6 +37,7 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
     ///   - progressInterval: How often transfers are read for progress.
     ///   - rateWindow: The rate's sliding window.
     ///   - keepsSucceededJobDetails: Whether succeeded jobs keep their response and attempt history.
+    ///   - holdsForNewCredentials: Whether refused credentials hold the endpoint's jobs for new ones.
     public init(
         concurrencyLimit: Int = 4,
         retryPolicy: RetryPolicy = RetryPolicy(),
@@ -40,7 +45,8 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
         idleTimeout: Duration = .seconds(30),
         progressInterval: Duration = .milliseconds(100),
         rateWindow: Duration = .seconds(5),
-        keepsSucceededJobDetails: Bool = true
+        keepsSucceededJobDetails: Bool = true,
+        holdsForNewCredentials: Bool = false
     ) {
         self.concurrencyLimit = max(1, concurrencyLimit)
         self.retryPolicy = retryPolicy
@@ -49,5 +55,6 @@ public struct UploadQueueConfiguration: Sendable, Hashable {
         self.progressInterval = progressInterval
         self.rateWindow = rateWindow
         self.keepsSucceededJobDetails = keepsSucceededJobDetails
+        self.holdsForNewCredentials = holdsForNewCredentials
     }
 }

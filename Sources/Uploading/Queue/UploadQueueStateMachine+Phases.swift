@@ -77,6 +77,7 @@ extension UploadQueueStateMachine {
     mutating func settle(_ actions: inout [Action]) {
         while !paused, count(.uploading) < configuration.concurrencyLimit, let id = popWaiting() {
             guard var record = jobs[id] else { continue }
+            if !pausedEndpoints.isEmpty, heldByEndpoint(&record, &actions) { continue }
             record.job.attempts += 1
             enter(.uploading(AttemptInFlight(number: record.job.attempts, rateWindow: configuration.rateWindow)), &record)
             record.job.progress = UploadProgress(bytesSent: 0, totalBytes: record.job.progress.totalBytes)

@@ -3,5 +3,7 @@ extension UploadQueueStateMachine {
     public enum TimerKey: Hashable, Sendable {
         /// A job's automatic-retry backoff is over.
         case retry(UploadJobID)
+        /// An endpoint's `Retry-After` pause is over.
+        case endpointWait(UploadEndpoint)
     }
 }

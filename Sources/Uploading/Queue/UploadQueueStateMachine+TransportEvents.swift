@@ -89,6 +89,7 @@ extension UploadQueueStateMachine {
             endAttempt(&record, flight, .succeeded, status: response.status, now: now)
             enter(.finished(.succeeded), &record)
             record.job.progress.estimatedTimeRemaining = .zero
+            noteSuccess(of: record.job.spec)
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.emit(.succeeded(record.job)))
             if !configuration.keepsSucceededJobDetails {
@@ -150,13 +151,17 @@ extension UploadQueueStateMachine {
             guard var record = jobs[id], case .backingOff = record.phase else { return [] }
             enterWaiting(&record)
             jobs[id] = record
-            settle(&actions)
+        case let .endpointWait(endpoint):
+            endWait(of: endpoint, &actions)
         }
+        settle(&actions)
         return actions
     }
 
-    /// Ends a failed attempt: backing off until its automatic retry when the policy allows one,
-    /// otherwise finished as failed. The caller stores nothing more; this stores the record.
+    /// Ends a failed attempt: set aside when its endpoint's credentials were refused and the
+    /// queue holds for new ones (pausing the endpoint when the answer asks, see
+    /// `+Endpoints.swift`), else backing off until its automatic retry when the policy allows
+    /// one, otherwise finished as failed. The caller stores nothing more; this stores the record.
     private mutating func fail(
         _ record: inout JobRecord, _ flight: AttemptInFlight, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]
     ) {
@@ -173,6 +178,7 @@ extension UploadQueueStateMachine {
         default: break
         }
         endAttempt(&record, flight, .failed, status: status, error: error.description, retryDelay: delay, now: now)
+        if pauseEndpoint(of: &record, after: error, now: now, &actions) { return }
         if let delay {
             record.job.automaticRetries += 1
             let deadline = now + delay

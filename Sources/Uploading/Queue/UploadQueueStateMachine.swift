@@ -26,6 +26,13 @@ public struct UploadQueueStateMachine: Sendable {
     var counts: [UploadJobState: Int] = [:]
     /// Whether new jobs are held back.
     var paused = false
+    /// The endpoints paused now (a refused credential, a `Retry-After`), with the jobs set aside.
+    var pausedEndpoints: [UploadEndpoint: PausedEndpoint] = [:]
+    /// The endpoints that have accepted an upload: a 403 from one of them means the credentials
+    /// that worked have stopped working.
+    var endpointsWithSuccess: Set<UploadEndpoint> = []
+    /// The endpoint of each URL seen, so a batch's shared URL is parsed once.
+    var endpointsByURL: [String: UploadEndpoint] = [:]
     /// Whether the queue was idle after the last event, so `idle` is emitted once per idle spell.
     var wasIdle = true
     /// The source of retry jitter.
@@ -102,6 +109,11 @@ public struct UploadQueueStateMachine: Sendable {
         var summary = UploadSummary()
         for record in jobs.values { summary.account(record.job, sign: 1) }
         return summary
+    }
+
+    /// The endpoints paused now, with why.
+    public var endpointPauses: [UploadEndpoint: EndpointPause] {
+        pausedEndpoints.mapValues(\.pause)
     }
 
     /// A copy of the whole queue.

@@ -4,13 +4,16 @@ import TerminalUI
 import Uploading
 
 /// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error
-/// where they apply.
+/// where they apply; an endpoint's pause (`endpointPaused`: `endpoint`, `reason` — `credentials`
+/// or `retryAfter` —, `status`, `retryIn`) and its end (`endpointResumed`).
 ///
 /// A path whose bytes are valid UTF-8 is written as it is (JSON escapes what needs escaping);
 /// one that is not is written in its displayable form (`caf\xE9.txt`), with `pathBytesHex`
 /// holding the real bytes so a script can find the file.
 struct SendEventRecord {
     var event: String
+    var endpoint: String?
+    var reason: String?
     var id: Int64?
     var path: String?
     var pathBytesHex: String?
@@ -49,7 +52,7 @@ struct SendEventRecord {
         case let .progressed(job): self.init(name: "progress", job: job)
         case let .retrying(job, after):
             self.init(name: "retrying", job: job)
-            retryIn = Double(after.components.seconds) + Double(after.components.attoseconds) / 1e18
+            retryIn = Self.seconds(after)
         case let .succeeded(job):
             self.init(name: "succeeded", job: job)
             response = job.response?.bodyText
@@ -59,6 +62,18 @@ struct SendEventRecord {
             error = reason.description
             response = job.response.map(\.bodyText)
         case let .cancelled(job): self.init(name: "cancelled", job: job)
+        case let .endpointPaused(endpoint, pause):
+            self.init(event: "endpointPaused", endpoint: endpoint)
+            if let wait = pause.wait {
+                reason = "retryAfter"
+                status = wait.status
+                retryIn = Self.seconds(wait.delay)
+            }
+            if let refused = pause.refusedCredentials {
+                reason = "credentials"
+                status = refused
+            }
+        case let .endpointResumed(endpoint): self.init(event: "endpointResumed", endpoint: endpoint)
         case .idle, .removed, .pausedChanged, .journalFailed: return nil
         }
     }
@@ -71,6 +86,15 @@ struct SendEventRecord {
         cancelled = summary.cancelled
         bytes = summary.bytesSent
         total = summary.totalBytes
+    }
+
+    private init(event: String, endpoint: UploadEndpoint) {
+        self.event = event
+        self.endpoint = endpoint.description
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private init(name: String, job: UploadJob) {
@@ -113,6 +137,7 @@ struct SendEventRecord {
         line.add("attempt", attempt)
         line.add("bytes", bytes)
         line.add("cancelled", cancelled)
+        line.add("endpoint", endpoint)
         line.add("error", error)
         line.add("event", event)
         line.add("failed", failed)
@@ -122,6 +147,7 @@ struct SendEventRecord {
         line.add("path", path)
         line.add("pathBytesHex", pathBytesHex)
         line.add("rate", rate)
+        line.add("reason", reason)
         line.add("response", response)
         line.add("retryIn", retryIn)
         line.add("status", status)

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
+import TestSupport
 import Testing
 @testable import HTTPUploadTransport
 @testable import Uploading

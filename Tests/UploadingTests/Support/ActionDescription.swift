@@ -30,6 +30,12 @@ enum ActionDescription {
         case let .cancelled(job): return "cancelled \(job.id)"
         case let .removed(id): return "removed \(id)"
         case let .pausedChanged(isPaused): return isPaused ? "paused" : "resumed"
+        case let .endpointPaused(endpoint, pause):
+            var reasons: [String] = []
+            if let status = pause.refusedCredentials { reasons.append("credentials \(status)") }
+            if let wait = pause.wait { reasons.append("\(wait.status) until \(milliseconds(wait.until))ms") }
+            return "paused \(endpoint) " + reasons.joined(separator: ", ")
+        case let .endpointResumed(endpoint): return "resumed \(endpoint)"
         case let .idle(summary): return "idle ok=\(summary.succeeded) failed=\(summary.failed) cancelled=\(summary.cancelled)"
         case let .journalFailed(error): return "journal failed \(error)"
         }
@@ -46,12 +52,14 @@ enum ActionDescription {
         case .journalFailed: return "journal"
         case .recorded: return "recorded"
         case .tusFailed: return "tus"
+        case let .credentialsRefused(_, status): return "unsent \(status)"
         }
     }
 
     static func describe(_ key: UploadQueueStateMachine.TimerKey) -> String {
         switch key {
         case let .retry(id): return "retry \(id)"
+        case let .endpointWait(endpoint): return "wait \(endpoint)"
         }
     }
 

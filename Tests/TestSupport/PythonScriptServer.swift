@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -8,11 +7,12 @@ import Glibc
 /// A misbehaving server as a short Python 3 script (its `socket` and `ssl` modules, which no one
 /// here wrote), started by a test on a free port of 127.0.0.1: a reply that is not HTTP, headers
 /// over the limit, a body that never ends, a TLS close without `close_notify`, a TLS server
-/// that requires a client certificate. The script prints `PORT n` once it listens, and a line
+/// that requires a client certificate, an endpoint that asks for a pause
+/// (`Tests/Interop/retry_after_server.py`). The script prints `PORT n` once it listens, and a line
 /// for each event the test waits for (`closed` when the client closed the connection).
-final class PythonScriptServer: Sendable {
+public final class PythonScriptServer: Sendable {
     /// The port it listens on.
-    let port: Int
+    public let port: Int
     private let directory: TemporaryDirectory
     private let process: Process
     private let output: LockedData
@@ -22,7 +22,7 @@ final class PythonScriptServer: Sendable {
     /// - Parameters:
     ///   - script: The program.
     ///   - arguments: Its arguments (`sys.argv[1...]`).
-    init(script: String, arguments: [String] = []) throws {
+    public init(script: String, arguments: [String] = []) throws {
         let directory = TemporaryDirectory()
         let path = directory.path("server.py")
         try script.write(toFile: path, atomically: true, encoding: .utf8)
@@ -64,7 +64,7 @@ final class PythonScriptServer: Sendable {
 
     /// Starts a script as ``init(script:arguments:)`` does, on a thread of its own: a server that
     /// takes a second to import (FastAPI, moto) keeps no runner thread waiting.
-    static func start(script: String, arguments: [String] = []) async throws -> PythonScriptServer {
+    public static func start(script: String, arguments: [String] = []) async throws -> PythonScriptServer {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try PythonScriptServer(script: script, arguments: arguments) })
@@ -77,10 +77,10 @@ final class PythonScriptServer: Sendable {
     }
 
     /// The lines the script printed so far.
-    var lines: [String] { Self.lines(output) }
+    public var lines: [String] { Self.lines(output) }
 
     /// Waits (up to `timeout`) until the script printed `line`.
-    func wait(for line: String, upTo timeout: Duration = .seconds(10)) async throws -> Bool {
+    public func wait(for line: String, upTo timeout: Duration = .seconds(10)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if lines.contains(line) { return true }
@@ -90,7 +90,7 @@ final class PythonScriptServer: Sendable {
     }
 
     /// Stops the script.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The interface (`ferry` in tmux) against an endpoint that asks for a pause with `Retry-After`
+/// (`Tests/Interop/retry_after_server.py`).
+@Suite("Endpoint pauses in the interface", .serialized, .timeLimit(.minutes(2)))
+struct EndpointPauseInterfaceTests {
+    @Test("a 429 with Retry-After shows the endpoint paused in the status line, counting down; then every upload is done")
+    func retryAfterCountsDown() async throws {
+        let binary = try FerryBinary.requirePath()
+        let server = try PythonScriptServer.askingForPause(retryAfter: 4)
+        let tmux = try TmuxSession(width: 120, height: 30)
+        defer { tmux.kill(); server.stop() }
+        let folder = tmux.scratch.path + "/files"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["a.txt", "b.txt"] { try TestFile.write(Array("content of \(name)".utf8), to: folder + "/" + name) }
+        try tmux.run("'\(binary)' --url 'http://127.0.0.1:\(server.port)/upload' '\(folder)'; echo FERRY-\"\"EXITED")
+        try await tmux.waitFor("the browser") { $0.contains("b.txt") }
+        try tmux.send("Space", "Space")
+        try await tmux.waitFor("two selected") { $0.contains("sel 2") }
+        try tmux.send("u", literally: true)
+        let endpoint = "http://127.0.0.1:\(server.port)"
+        let first = try await tmux.waitFor("the pause") { $0.contains("\(endpoint) paused ") }
+        let seconds = { (screen: String) in
+            screen.firstMatch(of: /paused (\d+) s \(429\)/).flatMap { Int($0.1) }
+        }
+        let shown = try #require(seconds(first), "\(first)")
+        #expect((1...4).contains(shown), "\(first)")
+        let later = try await tmux.waitFor("the countdown") { screen in seconds(screen).map { $0 < shown } ?? false }
+        #expect(seconds(later).map { $0 >= 0 } == true, "\(later)")
+        try await tmux.waitFor("both done, the pause gone") { $0.contains("done 2") && !$0.contains("paused") }
+        #expect(server.lines.filter { $0.hasPrefix("REQUEST ") }.count == 3, "two files and the retry: \(server.lines)")
+        try tmux.send("q", literally: true)
+        try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
+    }
+}
