@@ -42,8 +42,8 @@ final class TusTransfer: TransportTask {
     private let progress: @Sendable (Int64) -> Void
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
-    /// Where chunks are hashed for `Upload-Checksum` (never an event loop).
-    private static let hashing = DispatchQueue(label: "ferry.transport.tus-checksum", attributes: .concurrent)
+    /// The chunks' `Upload-Checksum`s, each hashed while the chunk before it is sent.
+    private let checksums: TusChecksumAhead
 
     /// Prepares an attempt; `start()` runs it.
     ///
@@ -60,6 +60,7 @@ final class TusTransfer: TransportTask {
         self.pool = pool
         self.request = request
         self.file = plan.file
+        self.checksums = TusChecksumAhead(file: plan.file)
         self.chunkSize = chunkSize
         self.progress = progress
         self.completion = completion
@@ -106,12 +107,10 @@ final class TusTransfer: TransportTask {
             }
         case let .send(tusRequest):
             if let algorithm = tusRequest.checksum {
-                Self.hashing.async {
-                    do throws(UploadError) {
-                        let value = try TusChunkChecksum.header(algorithm, of: self.file, range: tusRequest.range)
-                        self.launch(tusRequest, checksum: value)
-                    } catch {
-                        self.perform(self.state.withLock { $0.machine.failed(error) })
+                checksums.header(algorithm, range: tusRequest.range) { result in
+                    switch result {
+                    case let .success(value): self.launch(tusRequest, checksum: value)
+                    case let .failure(error): self.perform(self.state.withLock { $0.machine.failed(error) })
                     }
                 }
             } else {
@@ -143,6 +142,11 @@ final class TusTransfer: TransportTask {
         }
         if let cancelled { return perform(cancelled) }
         exchange.start()
+        if let algorithm = tusRequest.checksum, let plan = request.tus, tusRequest.range.upperBound < file.size {
+            // The server's answer most likely confirms the whole chunk: the next one is hashed meanwhile.
+            let next = tusRequest.range.upperBound
+            checksums.prepare(algorithm, range: next..<min(file.size, next + plan.chunkSize))
+        }
     }
 
     /// A request's exchange ended: its answer or failure goes to the machine — after a cancel,
