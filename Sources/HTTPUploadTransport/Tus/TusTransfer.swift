@@ -97,9 +97,17 @@ final class TusTransfer: TransportTask {
         current?.cancel()
     }
 
-    /// Carries out the machine's action. **Must** be called outside the state's lock.
+    /// Reports where the upload stands, then carries out the machine's action — once the journal
+    /// holds the upload URL when it is new, so no byte goes to an upload a kill could make Ferry
+    /// forget. **Must** be called outside the state's lock.
     private func perform(_ action: TusClientStateMachine.Action) {
-        reportProgress()
+        if reportProgress(), let written = request.tusCheckpointWritten {
+            return written { self.carryOut(action) }
+        }
+        carryOut(action)
+    }
+
+    private func carryOut(_ action: TusClientStateMachine.Action) {
         switch action {
         case let .sendAfter(tusRequest, delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
@@ -167,22 +175,27 @@ final class TusTransfer: TransportTask {
     }
 
     /// Reports where the upload stands when it changed, and the confirmed offset when it moved.
-    private func reportProgress() {
-        let (checkpoint, moved) = state.withLock { state -> (TusCheckpoint?, Int64?) in
+    ///
+    /// - Returns: Whether the checkpoint reported names an upload URL the journal did not have.
+    private func reportProgress() -> Bool {
+        let (checkpoint, moved, newURL) = state.withLock { state -> (TusCheckpoint?, Int64?, Bool) in
             let machine = state.machine
             let now = TusCheckpoint(uploadURL: machine.uploadURL?.url, offset: machine.offset, file: file,
                                     notes: (request.tus?.earlierNotes ?? []) + machine.notes)
             var changed: TusCheckpoint?
+            var newURL = false
             if now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty {
+                newURL = now.uploadURL != nil && now.uploadURL != (state.checkpoint?.uploadURL ?? request.tus?.uploadURL?.url)
                 state.checkpoint = now
                 changed = now
             }
-            guard machine.offset != state.reported else { return (changed, nil) }
+            guard machine.offset != state.reported else { return (changed, nil, newURL) }
             state.reported = machine.offset
-            return (changed, machine.offset)
+            return (changed, machine.offset, newURL)
         }
         if let checkpoint { request.tusCheckpointed?(checkpoint) }
         if let moved { progress(moved) }
+        return newURL
     }
 
     /// The exchange's request for a tus request (`TusRequest.message`), without a plan of its own.
@@ -191,6 +204,7 @@ final class TusTransfer: TransportTask {
         exchangeRequest.message = tusRequest.message(sharing: request.message, file: file, checksum: checksum)
         exchangeRequest.tus = nil
         exchangeRequest.tusCheckpointed = nil
+        exchangeRequest.tusCheckpointWritten = nil
         return exchangeRequest
     }
 }
