@@ -93,7 +93,7 @@ public struct SendFileArguments: Sendable {
     /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
-        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "resume", "tus", "version",
+        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "no-checksum", "resume", "tus", "version",
                "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k"]
     )

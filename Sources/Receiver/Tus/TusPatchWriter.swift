@@ -9,9 +9,10 @@ import Glibc
 import Musl
 #endif
 
-/// Writes one PATCH's bytes into an upload's staged file at its offset, gathering ``writeSize``
-/// bytes at a time and writing them on the thread pool, so memory stays constant whatever the
-/// body's size.
+/// Writes one PATCH's bytes into an upload's staged file at its offset, gathering
+/// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB: writes of 1 MiB cost more in the
+/// kernel's page-cache copy than they saved in hops) and writing them on the thread pool, so
+/// memory stays constant whatever the body's size.
 ///
 /// The PATCH's `Upload-Checksum` and the upload's running SHA-256 are computed on the thread pool
 /// too, after each write, and one write is in flight while the next bytes gather: the request's
@@ -48,11 +49,6 @@ final class TusPatchWriter {
         var digest: SHA256?
     }
 
-    /// How many bytes gather before a write: 1 MiB, so a GiB costs 1,024 hops to the thread pool
-    /// and back (at 256 KiB the hops' wake-ups were a fifth of `ferry serve`'s CPU); two such
-    /// buffers at most per PATCH.
-    static let writeSize = 1 << 20
-
     /// Bytes handed to writes so far (written, or in flight).
     private var size: Int64 = 0
     private let staging: TusStaging
@@ -75,7 +71,7 @@ final class TusPatchWriter {
         self.descriptor = descriptor
         self.pool = pool
         self.hashers = hashers
-        self.pending = ByteBufferAllocator().buffer(capacity: Self.writeSize)
+        self.pending = ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
     }
 
     /// Opens an upload's staged file to write at `offset`.
@@ -107,7 +103,7 @@ final class TusPatchWriter {
     func append(_ buffer: ByteBuffer) async throws(ReceiverError) {
         var buffer = buffer
         pending.writeBuffer(&buffer)
-        if pending.readableBytes >= Self.writeSize {
+        if pending.readableBytes >= PartFileWriter.flushThreshold {
             try await startWrite()
         }
     }
@@ -140,7 +136,7 @@ final class TusPatchWriter {
         try await settle()
         guard pending.readableBytes > 0, let descriptor else { return }
         let chunk = pending
-        pending = spare ?? ByteBufferAllocator().buffer(capacity: Self.writeSize)
+        pending = spare ?? ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
         spare = nil
         let position = startOffset + size
         size += Int64(chunk.readableBytes)
