@@ -2,6 +2,7 @@ import Crypto
 import Multipart
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -59,8 +60,46 @@ final class TusPatchWriter {
     private let pool: NIOThreadPool
     /// The hashers as the last finished write left them.
     private var hashers: Hashers
-    /// The write in flight, answering its outcome, the hashers after it and its buffer.
-    private var inFlight: Task<(Result<Void, ReceiverError>, Hashers, ByteBuffer), Never>?
+    /// What a write leaves: its outcome, the hashers after it, and its buffer.
+    private typealias Outcome = (Result<Void, ReceiverError>, Hashers, ByteBuffer)
+
+    /// Hands a write's outcome from the thread pool to the request's task, which waits only if
+    /// it asks before the write ended (no task of its own per write, and no hop when it is done).
+    private final class Handover: Sendable {
+        private struct State {
+            var outcome: Outcome?
+            var waiting: CheckedContinuation<Outcome, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        func deliver(_ outcome: Outcome) {
+            let waiting = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+                guard let waiting = state.waiting else {
+                    state.outcome = outcome
+                    return nil
+                }
+                state.waiting = nil
+                return waiting
+            }
+            waiting?.resume(returning: outcome)
+        }
+
+        func outcome() async -> Outcome {
+            if let outcome = state.withLock({ $0.outcome }) { return outcome }
+            return await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Outcome? in
+                    if let outcome = state.outcome { return outcome }
+                    state.waiting = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+
+    /// The write in flight.
+    private var inFlight: Handover?
     /// The last write's buffer, emptied, to gather the next bytes in (two buffers take turns).
     private var spare: ByteBuffer?
 
@@ -140,16 +179,18 @@ final class TusPatchWriter {
         spare = nil
         let position = startOffset + size
         size += Int64(chunk.readableBytes)
-        let pool = pool
         let name = id + ".part"
         let before = hashers
-        inFlight = Task {
-            await pool.runBlocking {
-                var hashers = before
-                let outcome = TusPatchWriter.write(chunk, to: descriptor, at: position, name: name)
-                hashers.update(chunk)
-                return (outcome, hashers, chunk)
+        let handover = Handover()
+        inFlight = handover
+        pool.submit { state in
+            guard case .active = state else {
+                return handover.deliver((.failure(TusStaging.storageError(ECANCELED, name: name, creating: false)), before, chunk))
             }
+            var hashers = before
+            let outcome = TusPatchWriter.write(chunk, to: descriptor, at: position, name: name)
+            hashers.update(chunk)
+            handover.deliver((outcome, hashers, chunk))
         }
     }
 
@@ -157,7 +198,7 @@ final class TusPatchWriter {
     private func settle() async throws(ReceiverError) {
         guard let write = inFlight else { return }
         inFlight = nil
-        let (outcome, after, written) = await write.value
+        let (outcome, after, written) = await write.outcome()
         hashers = after
         var buffer = written
         buffer.clear()
