@@ -8,6 +8,7 @@
 #   Benchmarks/run.sh many-tls [N...]  # the same over HTTPS (curl -Z multiplexes over HTTP/2;
 #                                      # FERRY_ARGS=--http2 makes Ferry do so too)
 #   Benchmarks/run.sh upload-tls   # 1 GiB over HTTPS to nginx: ferry send vs curl -F
+#   Benchmarks/run.sh tus [ROUNDS]  # 1 GiB over tus to ferry serve: ferry send --tus vs tuspy and multipart
 #   Benchmarks/run.sh render   # one frame of the Queue pane with 10,000 jobs
 #   Benchmarks/run.sh idle     # interface CPU while idle, in tmux, over 20 s
 #   Benchmarks/run.sh footprint  # peak RSS and time of --help, --version and uploads vs curl;
@@ -112,6 +113,10 @@ many-tls)
 upload-tls)
     (cd .. && swift build -c release --product ferry >&2)
     BENCH_DIR="$work" ./tls-upload.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ;;
+tus)
+    shift
+    ./tus.sh "$@"
     ;;
 render)
     swift build -c release --product render-benchmark >&2

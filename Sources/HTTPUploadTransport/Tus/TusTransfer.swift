@@ -39,8 +39,8 @@ final class TusTransfer: TransportTask {
     private let chunkSize: Int
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
-    /// Where chunks are hashed for `Upload-Checksum` (never an event loop).
-    private static let hashing = DispatchQueue(label: "ferry.transport.tus-checksum", attributes: .concurrent)
+    /// The chunks' `Upload-Checksum`s, each hashed while the chunk before it is sent.
+    private let checksums: TusChecksumAhead
 
     /// Prepares an attempt; `start()` runs it.
     ///
@@ -55,6 +55,7 @@ final class TusTransfer: TransportTask {
         self.pool = pool
         self.request = request
         self.file = plan.file
+        self.checksums = TusChecksumAhead(file: plan.file)
         self.chunkSize = chunkSize
         self.completion = completion
         let machine = TusClientStateMachine(plan: plan)
@@ -90,9 +91,17 @@ final class TusTransfer: TransportTask {
         current?.cancel()
     }
 
-    /// Carries out the machine's action. **Must** be called outside the state's lock.
+    /// Reports where the upload stands, then carries out the machine's action — once the journal
+    /// holds the upload URL when it is new, so no byte goes to an upload a kill could make Ferry
+    /// forget. **Must** be called outside the state's lock.
     private func perform(_ action: TusClientStateMachine.Action) {
-        reportCheckpoint()
+        if reportCheckpoint(), let written = request.tusCheckpointWritten {
+            return written { self.carryOut(action) }
+        }
+        carryOut(action)
+    }
+
+    private func carryOut(_ action: TusClientStateMachine.Action) {
         switch action {
         case let .sendAfter(tusRequest, delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
@@ -100,12 +109,10 @@ final class TusTransfer: TransportTask {
             }
         case let .send(tusRequest):
             if let algorithm = tusRequest.checksum {
-                Self.hashing.async {
-                    do throws(UploadError) {
-                        let value = try TusChunkChecksum.header(algorithm, of: self.file, range: tusRequest.range)
-                        self.launch(tusRequest, checksum: value)
-                    } catch {
-                        self.perform(self.state.withLock { $0.machine.failed(error) })
+                checksums.header(algorithm, range: tusRequest.range) { result in
+                    switch result {
+                    case let .success(value): self.launch(tusRequest, checksum: value)
+                    case let .failure(error): self.perform(self.state.withLock { $0.machine.failed(error) })
                     }
                 }
             } else {
@@ -137,6 +144,11 @@ final class TusTransfer: TransportTask {
         }
         if let cancelled { return perform(cancelled) }
         exchange.start()
+        if let algorithm = tusRequest.checksum, let plan = request.tus, tusRequest.range.upperBound < file.size {
+            // The server's answer most likely confirms the whole chunk: the next one is hashed meanwhile.
+            let next = tusRequest.range.upperBound
+            checksums.prepare(algorithm, range: next..<min(file.size, next + plan.chunkSize))
+        }
     }
 
     /// A request's exchange ended: its answer or failure goes to the machine — after a cancel,
@@ -157,16 +169,20 @@ final class TusTransfer: TransportTask {
     }
 
     /// Reports where the upload stands when it changed (the confirmed offset is `bytesWritten`).
-    private func reportCheckpoint() {
-        let checkpoint = state.withLock { state -> TusCheckpoint? in
+    ///
+    /// - Returns: Whether the checkpoint reported names an upload URL the journal did not have.
+    private func reportCheckpoint() -> Bool {
+        let (checkpoint, newURL) = state.withLock { state -> (TusCheckpoint?, Bool) in
             let machine = state.machine
             let now = TusCheckpoint(uploadURL: machine.uploadURL?.url, offset: machine.offset, file: file,
                                     notes: (request.tus?.earlierNotes ?? []) + machine.notes)
-            guard now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty else { return nil }
+            guard now != state.checkpoint, machine.uploadURL != nil || !machine.notes.isEmpty else { return (nil, false) }
+            let newURL = now.uploadURL != nil && now.uploadURL != (state.checkpoint?.uploadURL ?? request.tus?.uploadURL?.url)
             state.checkpoint = now
-            return now
+            return (now, newURL)
         }
         if let checkpoint { request.tusCheckpointed?(checkpoint) }
+        return newURL
     }
 
     /// The exchange's request for a tus request (`TusRequest.message`), without a plan of its own.
@@ -175,6 +191,7 @@ final class TusTransfer: TransportTask {
         exchangeRequest.message = tusRequest.message(sharing: request.message, file: file, checksum: checksum)
         exchangeRequest.tus = nil
         exchangeRequest.tusCheckpointed = nil
+        exchangeRequest.tusCheckpointWritten = nil
         return exchangeRequest
     }
 }

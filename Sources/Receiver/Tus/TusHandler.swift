@@ -22,6 +22,8 @@ struct TusHandler: Sendable {
 
     let staging: TusStaging
     let uploads: TusUploads
+    /// The running SHA-256 of uploads whose PATCHes arrived in order, so finishing reads nothing again.
+    let digests = TusUploadDigests()
     let limits: ReceiverLimits
     let store: UploadStore
     let pool: NIOThreadPool
@@ -71,13 +73,16 @@ struct TusHandler: Sendable {
         }
         var generator = SystemRandomNumberGenerator()
         let id = TusRequestRules.newID(using: &generator)
-        let machine = TusUploadStateMachine(
-            id: id, length: length, metadata: request.headers[.uploadMetadata], now: Date(), expiresAfter: expiresAfter)
+        let metadata = request.headers[.uploadMetadata]
         let staging = staging
-        let info = machine.info
-        if case .failure(let error) = await pool.runBlocking({ staging.create(info) }) {
+        let staged = TusUploadStateMachine(id: id, length: length, metadata: metadata, now: Date(), expiresAfter: expiresAfter).info
+        if case .failure(let error) = await pool.runBlocking({ staging.create(staged) }) {
             return Self.refusal(error, request: request, context: context)
         }
+        // The expiry counts from when the upload exists: a creation that waited for the pool (a
+        // busy server) must not find its own upload expired as its first bytes arrive.
+        let machine = TusUploadStateMachine(id: id, length: length, metadata: metadata, now: Date(), expiresAfter: expiresAfter)
+        let info = machine.info
         uploads.insert(machine)
         if hasBody || length == 0 {
             var response = await receive(request, id: id, offset: 0, context: context)
@@ -128,6 +133,7 @@ struct TusHandler: Sendable {
             return Self.answer(.tusRefused(reason: reason), context: context)
         case .remove:
             uploads.remove(id)
+            digests.remove(id)
             let staging = staging
             await pool.runBlocking { staging.remove(id) }
             return Response(status: .noContent)
@@ -194,18 +200,19 @@ struct TusHandler: Sendable {
         }
     }
 
-    /// Reads the body into the staged file, checking its checksum and its length.
+    /// Reads the body into the staged file, checking its checksum and its length, and keeps the
+    /// upload's running digest (``TusUploadDigests``) through the bytes stored.
     private func readBody(
         _ request: Request, id: String, offset: Int64, remaining: Int64, checksum: TusChecksum?, context: ReceiverRequestContext
     ) async -> BodyOutcome {
         let writer: TusPatchWriter
         do throws(ReceiverError) {
-            writer = try await TusPatchWriter.open(in: staging, id: id, at: offset, pool: pool)
+            writer = try await TusPatchWriter.open(in: staging, id: id, at: offset, pool: pool, checksum: checksum,
+                                                   digest: digests.hasher(for: id, at: offset))
         } catch {
             return .discarded(error, closeConnection: Self.hasBody(request))
         }
         let expectedLength = request.headers[.contentLength].flatMap(TusRequestRules.decimal)
-        var hasher = checksum.map(TusChecksumHasher.init(checking:))
         var received: Int64 = 0
         var interruption: ReceiverError?
         var iterator = request.body.makeAsyncIterator()
@@ -228,24 +235,26 @@ struct TusHandler: Sendable {
                         reason: .exceedsLength(length: offset + remaining, offset: offset, bodyLength: received))
                     return .discarded(error, closeConnection: true)
                 }
-                hasher?.update(chunk)
                 try await writer.append(chunk)
             }
             if interruption == nil, Task.isCancelled || (expectedLength.map { received < $0 } ?? false) {
                 interruption = .requestRejected(reason: .truncatedBody(received: received, expected: expectedLength))
             }
-            if let hasher {
+            let written = try await writer.drain()
+            if let checksum {
                 if let interruption {
                     // Bytes that cannot be checked are not kept.
                     await writer.discard()
                     return .discarded(interruption, closeConnection: true)
                 }
-                if !hasher.matches() {
+                if !written.checksumMatches {
                     await writer.discard()
-                    return .discarded(.tusRefused(reason: .checksumMismatch(algorithm: hasher.expected.algorithm.rawValue)), closeConnection: false)
+                    return .discarded(.tusRefused(reason: .checksumMismatch(algorithm: checksum.algorithm.rawValue)), closeConnection: false)
                 }
             }
-            return .stored(try await writer.finish(), interruption: interruption)
+            await writer.close()
+            if let digest = written.digest { digests.store(digest, for: id, at: offset + written.count) }
+            return .stored(written.count, interruption: interruption)
         } catch {
             await writer.discard()
             return .discarded(error, closeConnection: interruption == nil && expectedLength == nil)
@@ -272,7 +281,7 @@ struct TusHandler: Sendable {
         guard let info = uploads.update(id, { $0.info }) else {
             return Self.answer(.tusRefused(reason: .uploadNotFound(id: id)), context: context)
         }
-        switch await Self.finish(info, staging: staging, pool: pool) {
+        switch await Self.finish(info, staging: staging, pool: pool, sha256: digests.finished(id, length: info.length)) {
         case .failure(let error):
             uploads.update(id) { $0.finishFailed() }
             return Self.answer(error, context: context)
@@ -294,13 +303,14 @@ struct TusHandler: Sendable {
     ///   - info: The upload, every byte staged.
     ///   - staging: The staging folder.
     ///   - pool: The thread pool for the blocking calls.
+    ///   - sha256: The file's digest when it is known (else the file is read to hash it).
     /// - Returns: The record to store (the metadata as fields, the file) and the file.
-    static func finish(_ info: TusUploadInfo, staging: TusStaging, pool: NIOThreadPool) async
+    static func finish(_ info: TusUploadInfo, staging: TusStaging, pool: NIOThreadPool, sha256: String? = nil) async
         -> Result<(UploadRecord, UploadedFile), ReceiverError>
     {
         let metadata = info.metadata.flatMap { try? TusMetadata(parsing: $0) }
         let filename = metadata?.text(for: "filename") ?? metadata?.text(for: "name") ?? ""
-        let moved = await pool.runBlocking { staging.finish(info.id, as: SafeFilename(filename)) }
+        let moved = await pool.runBlocking { staging.finish(info.id, as: SafeFilename(filename), sha256: sha256.map { (info.length, $0) }) }
         return moved.map { moved in
             let contentType = metadata?.text(for: "filetype") ?? metadata?.text(for: "type") ?? ""
             let file = UploadedFile(
@@ -361,6 +371,7 @@ extension TusHandler {
     func sweep() async {
         let staging = staging
         for id in uploads.sweep(now: Date()) {
+            digests.remove(id)
             await pool.runBlocking { staging.remove(id) }
         }
     }

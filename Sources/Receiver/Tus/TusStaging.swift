@@ -166,17 +166,20 @@ struct TusStaging: Sendable {
 
     /// Moves a complete upload into the upload directory under `name` (`name-1.ext`, … while
     /// taken; never over an existing file: a hard link fails when the name exists), hashing it
-    /// first.
+    /// first unless its digest is known.
     ///
     /// - Parameters:
     ///   - id: The upload's ID.
     ///   - name: The safe name to start from.
+    ///   - known: The file's size and lowercase hex SHA-256, when hashed as it arrived.
     /// - Returns: The name it was saved under, its size and its lowercase hex SHA-256.
-    func finish(_ id: String, as name: SafeFilename) -> Result<(savedAs: String, size: Int64, sha256: String), ReceiverError> {
+    func finish(_ id: String, as name: SafeFilename, sha256 known: (Int64, String)? = nil)
+        -> Result<(savedAs: String, size: Int64, sha256: String), ReceiverError>
+    {
         let source = dataPath(id)
         let size: Int64
         let digest: String
-        switch sha256(of: source) {
+        switch known.map({ Result<(Int64, String), ReceiverError>.success($0) }) ?? sha256(of: source) {
         case .success(let hashed): (size, digest) = hashed
         case .failure(let error): return .failure(error)
         }

@@ -118,6 +118,18 @@ final class JournalWriter: Sendable {
         }
     }
 
+    /// Writes every change submitted so far now, without the gathering delay, then calls
+    /// `completion` on the writer's queue (also when the write failed: the change is kept and
+    /// tried again, and the health handler hears of it).
+    ///
+    /// - Parameter completion: Called once the write was tried.
+    func writeNow(then completion: @escaping @Sendable () -> Void) {
+        queue.async {
+            self.flush()
+            completion()
+        }
+    }
+
     /// A journal write outside the writer failed — the queueing insert, a write-ahead mark —:
     /// reported as a failure of the writer's own, so the health handler hears of it (unless it
     /// already had) and a batch, empty if nothing waits, is tried every `retryDelay`; the first

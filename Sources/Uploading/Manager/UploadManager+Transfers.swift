@@ -29,6 +29,14 @@ extension UploadManager {
                             self.run { $0.tusCheckpointed(id, attempt: attempt, checkpoint: checkpoint, now: now) }
                         }
                     }
+                    request.tusCheckpointWritten = { [weak self] written in
+                        guard let self else { return written() }
+                        // After the checkpoints reported before (the same serial queue), so their rows are submitted.
+                        self.rootQueue.async {
+                            guard let journalWriter = self.journalWriter else { return written() }
+                            journalWriter.writeNow(then: written)
+                        }
+                    }
                 } else {
                     request = try formBuilder.request(
                         for: spec, jobID: id, attempt: attempt,

@@ -23,6 +23,11 @@ public struct UploadRequest: Sendable {
     /// Receives where a tus upload stands whenever it changes (created, an offset confirmed, a
     /// resumption noted), from any thread; the manager keeps it in the job and its row.
     public var tusCheckpointed: (@Sendable (TusCheckpoint) -> Void)?
+    /// Calls its argument, from any thread, once every checkpoint reported so far is in the
+    /// journal (written now, not after the journal's batching delay): a tus transfer that created
+    /// an upload **must** wait for it before sending a byte to it, so a kill after the creation
+    /// never loses the upload URL (a `--resume` would create another). Nil: nothing to wait for.
+    public var tusCheckpointWritten: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
     /// Creates a request.
     ///

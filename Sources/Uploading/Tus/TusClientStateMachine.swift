@@ -235,7 +235,7 @@ public struct TusClientStateMachine: Sendable {
         return send(TusRequest(
             purpose: .append, target: uploadURL,
             headers: [Self.resumable, HeaderField(name: "Upload-Offset", value: String(offset))],
-            range: range, checksum: capabilities?.checksum
+            range: range, checksum: plan.sendsChecksums ? capabilities?.checksum : nil
         ))
     }
 

@@ -3,12 +3,32 @@
 public struct TusJobOptions: Sendable, Hashable, Codable {
     /// The most bytes one request carries (`--chunk-size`).
     public var chunkSize: Int64
+    /// Whether each chunk carries an `Upload-Checksum` where the server offers checksums (not
+    /// with `--no-checksum`).
+    public var sendsChecksums: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case chunkSize, sendsChecksums
+    }
 
     /// Creates the options.
     ///
-    /// - Parameter chunkSize: The chunk size; at least 1.
-    public init(chunkSize: Int64 = TusUploadPlan.defaultChunkSize) {
+    /// - Parameters:
+    ///   - chunkSize: The chunk size; at least 1.
+    ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
+    public init(chunkSize: Int64 = TusUploadPlan.defaultChunkSize, sendsChecksums: Bool = true) {
         precondition(chunkSize >= 1, "a chunk holds at least one byte")
         self.chunkSize = chunkSize
+        self.sendsChecksums = sendsChecksums
+    }
+
+    /// Decodes the options; a job journaled before `sendsChecksums` existed sends them.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a malformed value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chunkSize = try container.decode(Int64.self, forKey: .chunkSize)
+        sendsChecksums = try container.decodeIfPresent(Bool.self, forKey: .sendsChecksums) ?? true
     }
 }

@@ -16,6 +16,8 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     public var metadata: String
     /// The most bytes one `PATCH` (or the creation `POST`) carries; at least 1.
     public var chunkSize: Int64
+    /// Whether each `PATCH` carries an `Upload-Checksum` where the server offers checksums.
+    public var sendsChecksums: Bool
     /// The upload URL an earlier attempt or run created, which is asked for its offset first.
     public var uploadURL: UploadTarget?
     /// The notes of earlier attempts on `uploadURL`, oldest first (kept in each checkpoint).
@@ -28,16 +30,18 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     ///   - file: The file.
     ///   - metadata: The `Upload-Metadata` value.
     ///   - chunkSize: The chunk size; at least 1.
+    ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
     ///   - uploadURL: The upload an earlier attempt created, if any.
     ///   - earlierNotes: The notes of earlier attempts.
     public init(creationURL: UploadTarget, file: FileSnapshot, metadata: String,
-                chunkSize: Int64 = TusUploadPlan.defaultChunkSize, uploadURL: UploadTarget? = nil,
+                chunkSize: Int64 = TusUploadPlan.defaultChunkSize, sendsChecksums: Bool = true, uploadURL: UploadTarget? = nil,
                 earlierNotes: [TusClientStateMachine.Note] = []) {
         precondition(chunkSize >= 1, "a chunk holds at least one byte")
         self.creationURL = creationURL
         self.file = file
         self.metadata = metadata
         self.chunkSize = chunkSize
+        self.sendsChecksums = sendsChecksums
         self.uploadURL = uploadURL
         self.earlierNotes = earlierNotes
     }

@@ -81,6 +81,9 @@ struct Send: AsyncParsableCommand {
         })
     var responseField: JSONPointer?
 
+    @Flag(name: .long, help: "With --tus, send no Upload-Checksum even where the server offers checksums (less CPU on both sides; TCP, and TLS over https, still check the bytes).")
+    var noChecksum = false
+
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
@@ -104,6 +107,7 @@ struct Send: AsyncParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
+        guard !noChecksum || tus else { throw ValidationError("--no-checksum applies to --tus uploads only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
         try validatePresignedPost()
         guard !printCurl || !(dryRun || resume || tus) else {
@@ -129,7 +133,7 @@ struct Send: AsyncParsableCommand {
             guard template?.extraFileParts.isEmpty ?? true else {
                 throw ValidationError("--tus sends -F text parameters as metadata; a file part (-F name=@file) cannot be sent")
             }
-            template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize)
+            template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize, sendsChecksums: !noChecksum)
         }
         guard dryRun || printCurl else {
             var configuration = UploadQueueConfiguration(

@@ -133,6 +133,9 @@ struct TusServerTests {
             let fixed = try await wire.patch(path, offset: 10, second, headers: [("Upload-Checksum", "sha256 \(right)")])
             #expect(fixed.status == 204 && fixed["Upload-Offset"] == "20")
             #expect(try harness.directory.uploadedBytes("sum.bin") == first + second)
+            // The file's digest, kept as the PATCHes arrived, has none of the discarded bytes.
+            let digest = "6bc14bdc4517a7a682c6910de2e2946eb8e1ecd04090728fef6d092a7ceb62c5"  // sha256sum
+            #expect(harness.server.receivedUploads.last?.files.first?.sha256 == digest)
         }
     }
 
@@ -279,13 +282,16 @@ struct TusServerTests {
         try handle.write(contentsOf: Data(repeating: 0xFF, count: 999))  // a PATCH cut by a crash before its offset was written
         try handle.close()
         configuration.port = 0
-        try await withRunningReceiver(configuration) { server in
+        let digest = try await withRunningReceiver(configuration) { server in
             let wire = TusWire(port: server.port)
             let head = try await wire.send("HEAD", path)
             #expect(head["Upload-Offset"] == "20000")
             #expect(try await wire.patch(path, offset: 20_000, Array(bytes[20_000...])).status == 204)
+            return server.receivedUploads.last?.files.first?.sha256
         }
         #expect(try directory.uploadedBytes("again.bin") == bytes)
+        // The restarted receiver never saw the first 20,000 bytes arrive: it hashed the file.
+        #expect(digest == (try await ChildProcess.sha256sum(directory.uploads + "/again.bin")))
     }
 
     @Test("--throttle paces the body and its waits never count against the client: 400 KB at 128 KiB/s, 0.5 s body timeout")

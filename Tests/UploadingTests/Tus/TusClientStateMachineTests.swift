@@ -61,6 +61,19 @@ struct TusClientStateMachineTests {
         #expect(machine.offset == 10)
     }
 
+    @Test("--no-checksum: no chunk carries a checksum, though the server offers them")
+    func withoutChecksums() {
+        var plan = Self.plan()
+        plan.sendsChecksums = false
+        var machine = TusClientStateMachine(plan: plan)
+        _ = machine.start()
+        _ = machine.answered(Self.options)
+        let first = Self.request(machine.answered(Self.response(201, [("Location", "/files/abc")])))
+        #expect(first?.range == 0..<4 && first?.checksum == nil)
+        let second = Self.request(machine.answered(Self.response(204, [("Upload-Offset", "4")])))
+        #expect(second?.range == 4..<8 && second?.checksum == nil)
+    }
+
     @Test("creation-with-upload carries the first chunk in the POST; its Upload-Offset is confirmed")
     func creationWithUpload() {
         var machine = TusClientStateMachine(plan: Self.plan())

@@ -70,4 +70,12 @@ struct TusEncodingTests {
         #expect(TusChecksumAlgorithm.strongest(of: ["md5", "sha1"]) == .sha1)
         #expect(TusChecksumAlgorithm.strongest(of: ["md5", "crc32"]) == nil)
     }
+
+    @Test("a job journaled before --no-checksum existed sends checksums; the option round-trips")
+    func optionsDecoding() throws {
+        let old = try JSONDecoder().decode(TusJobOptions.self, from: Data(#"{"chunkSize":4096}"#.utf8))
+        #expect(old == TusJobOptions(chunkSize: 4096, sendsChecksums: true))
+        let without = TusJobOptions(chunkSize: 8, sendsChecksums: false)
+        #expect(try JSONDecoder().decode(TusJobOptions.self, from: JSONEncoder().encode(without)) == without)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Uploading
 
 /// `ferry send --tus` (the built binary, as uid 65534) against `ferry serve`'s tus endpoint
 /// (also the built binary): a kill -9 past 40 % and `--resume` from the server's offset, a file
@@ -61,6 +62,59 @@ struct TusSendCommandTests {
         let notes = succeeded["tusNotes"] as? [String] ?? []
         #expect(notes.contains { $0.hasPrefix("upload created at ") } && notes.contains { $0.hasPrefix("resumed at ") }, "\(notes)")
         #expect(succeeded["uploadOffset"] as? Int == Self.size)
+    }
+
+    /// A tus server that creates `/files/written-ahead` (no checksum, no creation-with-upload) and
+    /// kills the client (the PID in the file `sys.argv[1]`) with SIGKILL as soon as a PATCH's
+    /// head arrives, before reading a byte of it or answering.
+    static let killOnPatchServer = """
+        import os, signal, socket, sys, time
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        print("PORT", listener.getsockname()[1], flush=True)
+        while True:
+            client, _ = listener.accept()
+            reader = client.makefile("rb")
+            while True:
+                head = []
+                line = reader.readline()
+                while line not in (b"", b"\\r\\n"):
+                    head.append(line.decode("latin-1"))
+                    line = reader.readline()
+                if not head:
+                    break
+                method = head[0].split(" ")[0]
+                if method == "PATCH":
+                    while not os.path.exists(sys.argv[1]) or not open(sys.argv[1]).read().strip():
+                        time.sleep(0.001)
+                    os.kill(int(open(sys.argv[1]).read()), signal.SIGKILL)
+                    print("killed", flush=True)
+                    break
+                tus = "Tus-Resumable: 1.0.0\\r\\n"
+                if method == "OPTIONS":
+                    answer = "HTTP/1.1 204 No Content\\r\\n" + tus + "Tus-Version: 1.0.0\\r\\nTus-Extension: creation\\r\\n\\r\\n"
+                else:
+                    answer = "HTTP/1.1 201 Created\\r\\n" + tus + "Location: /files/written-ahead\\r\\nContent-Length: 0\\r\\n\\r\\n"
+                client.sendall(answer.encode())
+            client.close()
+        """
+
+    @Test("the upload URL is in the journal before the first PATCH byte: killed as the PATCH arrives, the row names the upload")
+    func uploadURLWrittenAhead() async throws {
+        let dir = TemporaryDirectory()
+        let pidFile = dir.path("client.pid")
+        let server = try PythonScriptServer(script: Self.killOnPatchServer, arguments: [pidFile])
+        defer { server.stop() }
+        let file = try dir.write("ahead.bin", Self.bytes(Self.size, seed: 12))
+        let state = dir.path("state")
+        let client = try FerryProcess(["send", "--json", "--tus", "--retry", "0", "--url", "http://127.0.0.1:\(server.port)/files/", file],
+                                      stateHome: state)
+        try String(client.processID).write(toFile: pidFile, atomically: true, encoding: .utf8)
+        #expect(try await client.exitStatus(within: .seconds(30)) == SIGKILL, "\(client.errorText)")
+        let jobs = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
+        #expect(jobs.count == 1)
+        #expect(jobs.first?.tus?.uploadURL == "http://127.0.0.1:\(server.port)/files/written-ahead", "\(String(describing: jobs.first?.tus))")
     }
 
     @Test("a file changed after the kill fails on --resume with that reason and is never resumed into a mixed file")
