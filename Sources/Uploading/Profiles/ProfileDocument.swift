@@ -65,29 +65,19 @@ public enum ProfileDocument {
         let all = TOMLTable()
         for profile in profiles {
             let saved = profile.withoutSecrets().profile
+            let values: [(String, (any TOMLValueConvertible)?)] = [
+                ("url", saved.url), ("method", saved.method), ("field", saved.field),
+                ("protocol", saved.usesTus.map { $0 ? "tus" : "multipart" }), ("bundle", saved.bundle),
+                ("parameters", saved.parameters.isEmpty ? nil : TOMLArray(saved.parameters.map { "\($0.name)=\($0.value)" })),
+                ("headers", saved.headers.isEmpty ? nil : TOMLArray(saved.headers.map { "\($0.name): \($0.value)" })),
+                ("concurrency", saved.concurrency), ("retry", saved.retries), ("timeout", saved.timeout),
+                ("insecure", saved.insecure), ("cacert", saved.certificateAuthorityFile),
+                ("capath", saved.certificateAuthorityDirectory), ("cert", saved.clientCertificateFile),
+                ("key", saved.clientKeyFile), ("proxy", saved.proxy), ("noproxy", saved.noProxy),
+                ("location", saved.followsRedirects), ("http2", saved.offersHTTP2),
+            ]
             let table = TOMLTable()
-            func set(_ key: String, _ value: (any TOMLValueConvertible)?) {
-                if let value { table[key] = value }
-            }
-            set("url", saved.url)
-            set("method", saved.method)
-            set("field", saved.field)
-            set("protocol", saved.usesTus.map { $0 ? "tus" : "multipart" })
-            set("bundle", saved.bundle)
-            if !saved.parameters.isEmpty { set("parameters", TOMLArray(saved.parameters.map { "\($0.name)=\($0.value)" })) }
-            if !saved.headers.isEmpty { set("headers", TOMLArray(saved.headers.map { "\($0.name): \($0.value)" })) }
-            set("concurrency", saved.concurrency)
-            set("retry", saved.retries)
-            set("timeout", saved.timeout)
-            set("insecure", saved.insecure)
-            set("cacert", saved.certificateAuthorityFile)
-            set("capath", saved.certificateAuthorityDirectory)
-            set("cert", saved.clientCertificateFile)
-            set("key", saved.clientKeyFile)
-            set("proxy", saved.proxy)
-            set("noproxy", saved.noProxy)
-            set("location", saved.followsRedirects)
-            set("http2", saved.offersHTTP2)
+            for case let (key, value?) in values { table[key] = value }
             all[profile.name] = table
         }
         let root = TOMLTable()
