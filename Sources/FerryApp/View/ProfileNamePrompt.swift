@@ -10,10 +10,7 @@ struct ProfileNamePrompt: Widget {
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + max(0, (area.height - 4) / 2), width: width,
                        height: min(area.height, 4))
         guard !box.isEmpty else { return }
-        Clear().render(in: box, buffer: &buffer)
-        let block = Block(title: TextLine(" Save the form as a profile ", style: Theme.heading))
-        block.render(in: box, buffer: &buffer)
-        let inner = block.inner(box)
+        let inner = Overlay.frame("Save the form as a profile", in: box, buffer: &buffer)
         guard !inner.isEmpty else { return }
         let label = "Name: "
         buffer.put(label, at: inner.origin, maxWidth: inner.width)

@@ -7,10 +7,7 @@ struct ProfilePickerBox: Widget {
 
     func render(in area: Rect, buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
-        Clear().render(in: area, buffer: &buffer)
-        let block = Block(title: TextLine(" Profiles in \(picker.file) ", style: Theme.heading))
-        block.render(in: area, buffer: &buffer)
-        let inner = block.inner(area)
+        let inner = Overlay.frame("Profiles in \(picker.file)", in: area, buffer: &buffer)
         let scroll = ListScroll(count: picker.choices.count, viewportHeight: inner.height, cursor: picker.cursor)
             .fitted(viewportHeight: inner.height)
         for (row, index) in scroll.visibleRange.enumerated() {

@@ -7,9 +7,7 @@ struct RequestViewBox: Widget {
 
     func render(in area: Rect, buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
-        Clear().render(in: area, buffer: &buffer)
-        let block = Block(title: TextLine(" \(view.title) — Esc closes ", style: Theme.heading))
-        block.render(in: area, buffer: &buffer)
-        Paragraph(view.lines.map { TextLine($0) }, wrap: true, scroll: view.scroll).render(in: block.inner(area), buffer: &buffer)
+        let inner = Overlay.frame("\(view.title) — Esc closes", in: area, buffer: &buffer)
+        Paragraph(view.lines.map { TextLine($0) }, wrap: true, scroll: view.scroll).render(in: inner, buffer: &buffer)
     }
 }
