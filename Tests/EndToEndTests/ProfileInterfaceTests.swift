@@ -56,6 +56,31 @@ struct ProfileInterfaceTests {
         try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
     }
 
+    @Test("ferry --profile NAME starts with the profile in the Form; an option given wins; a variable not set stops it, named")
+    func profileOption() async throws {
+        let binary = try FerryBinary.requirePath()
+        let tmux = try TmuxSession(width: 80, height: 24)
+        defer { tmux.kill() }
+        let config = try writeProfiles("""
+            [profiles.site]
+            url = "http://127.0.0.1:9/site"
+            field = "image"
+            headers = ["X-Api-Key: ${FERRY_E2E_KEY}"]
+            """, in: tmux)
+        try tmux.run("env XDG_CONFIG_HOME='\(config)' '\(binary)' --profile site '\(tmux.scratch.path)'; echo FIRST-\"\"EXITED $?")
+        try await tmux.waitFor("the variable named") { $0.contains("FIRST-EXITED 2") }
+        #expect(try tmux.capture().contains("FERRY_E2E_KEY is not set"))
+        try tmux.run("env XDG_CONFIG_HOME='\(config)' FERRY_E2E_KEY=k1 '\(binary)' --profile site --field doc '\(tmux.scratch.path)'; "
+                     + "echo SECOND-\"\"EXITED")
+        try await tmux.waitFor("the browser") { $0.contains("1 Files") }
+        try tmux.send("2", literally: true)
+        let form = try await tmux.waitFor("the form") { $0.contains("+ header") }
+        #expect(form.contains("http://127.0.0.1:9/site") && form.contains("File field   doc"), "\(form)")
+        #expect(form.contains("X-Api-Key: ••••") && !form.contains("k1"))
+        try tmux.send("q", literally: true)
+        try await tmux.waitFor("ferry to exit") { $0.contains("SECOND-EXITED") }
+    }
+
     @Test("S saves the form as a profile: the file holds its URL and parameters, the secret header as a ${NAME} reference")
     func saveWithoutSecret() async throws {
         let binary = try FerryBinary.requirePath()
