@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     ],
     targets: [
         // Data shipped with Ferry: the MIME table and the demo's sample files.
@@ -60,6 +61,8 @@ let package = Package(
             dependencies: [
                 "Multipart",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Endpoint profiles (`profiles.toml`).
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The real `UploadTransport`: Ferry's HTTP/1.1 + HTTP/2 client on SwiftNIO (attempt,

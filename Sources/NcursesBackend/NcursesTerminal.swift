@@ -169,6 +169,23 @@ public final class NcursesTerminal {
         TerminalRestorer.stopProcessGroup()
     }
 
+    /// Writes the OSC 52 sequence for `text` to the terminal after what ncurses has drawn (it
+    /// moves no cursor and draws nothing, so ncurses' picture of the screen stays true).
+    ///
+    /// - Parameter text: The text.
+    public func copyToClipboard(_ text: String) {
+        guard isActive, !isSuspended else { return }
+        fflush(nil)
+        let bytes = ClipboardSequence.copying(text)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return }
+            written += result
+        }
+    }
+
     /// Takes the terminal back after ``suspend()`` when the process is in the foreground again.
     ///
     /// - Returns: Whether the terminal is the interface's (again).

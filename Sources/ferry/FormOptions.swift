@@ -7,8 +7,14 @@ struct FormOptions: ParsableArguments {
     @Option(name: .long, help: "The URL to upload to (http:// or https://).")
     var url: String?
 
-    @Option(name: .long, help: "The field name files are sent under.")
-    var field: String = "file"
+    @Option(name: .long, help: ArgumentHelp(
+        "Take the URL, method, parameters, headers and the other settings from this profile in "
+            + "$XDG_CONFIG_HOME/ferry/profiles.toml (default ~/.config/ferry/profiles.toml); options given here win.",
+        valueName: "name"))
+    var profile: String?
+
+    @Option(name: .customLong("field"), help: "The field name files are sent under (default: file).")
+    var fieldOption: String?
 
     @Option(name: .customShort("F"), help: ArgumentHelp(
         "A form part in curl's syntax: NAME=VALUE, NAME=@PATH[;type=MIME][;filename=NAME] or NAME=<PATH.",
@@ -36,17 +42,25 @@ struct FormOptions: ParsableArguments {
 
     // Numbers are taken whatever they start with, so `--retry -1` is told it must be 0 or more
     // instead of "missing value".
-    @Option(name: .long, parsing: .unconditional, help: "How many uploads run at once.")
-    var concurrency: Int = 4
+    @Option(name: .customLong("concurrency"), parsing: .unconditional, help: "How many uploads run at once (default: 4).")
+    var concurrencyOption: Int?
 
-    @Option(name: .long, parsing: .unconditional, help: "Automatic retries of a failed upload (0 disables).")
-    var retry: Int = 3
+    @Option(name: .customLong("retry"), parsing: .unconditional, help: "Automatic retries of a failed upload (0 disables; default: 3).")
+    var retryOption: Int?
 
     @OptionGroup(title: "Connection")
     var connection: ConnectionArguments
 
-    /// Whether any `-F` or `--form-string` part was given.
-    var hasFormParts: Bool { !form.isEmpty || !formString.isEmpty }
+    /// The field name files are sent under.
+    var field: String { fieldOption ?? "file" }
+    /// How many uploads run at once.
+    var concurrency: Int { concurrencyOption ?? 4 }
+    /// Automatic retries of a failed upload.
+    var retry: Int { retryOption ?? 3 }
+
+    /// Whether any `-F` or `--form-string` part was given on the command line (a profile's
+    /// parameters, placed before position 0, do not count: they go with files).
+    var hasFormParts: Bool { (form + formString).contains { $0.position >= 0 } }
 
     /// The `-F` and `--form-string` arguments, parsed, in the order they were given.
     func formArguments() throws -> [CurlFormArgument] {
@@ -116,6 +130,7 @@ struct FormOptions: ParsableArguments {
     }
 
     mutating func validate() throws {
+        try applyProfile()
         guard !field.isEmpty else { throw ValidationError("--field: the field name is empty") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, got \(retry)") }

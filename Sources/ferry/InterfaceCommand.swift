@@ -105,7 +105,9 @@ struct Interface: AsyncParsableCommand {
                         var state = AppState(directory: start.folder, settings: start.settings, homeDirectory: home,
                                              size: terminal.size)
                         state.notice = start.notice
-                        let worker = CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: journal))
+                        let worker = CommandWorker(performer: EngineCommandPerformer(
+                            manager: manager, journal: journal, profiles: ProfileStore(environment: ProcessInfo.processInfo.environment),
+                            environment: ProcessInfo.processInfo.environment))
                         return InterfaceLoop(terminal: terminal, worker: worker, inbox: inbox, state: state)
                             .run(initial: start.initial)
                     }

@@ -16,6 +16,16 @@ struct OrderedArgument: ExpressibleByArgument, Sendable {
     /// Its place: a later value on the command line has a larger one.
     let position: Int
 
+    /// An argument that did not come from the command line (a profile's), at a position of its own.
+    ///
+    /// - Parameters:
+    ///   - text: The argument.
+    ///   - position: Where it sorts among the command line's (which count up from 0).
+    init(text: String, position: Int) {
+        self.text = text
+        self.position = position
+    }
+
     init(argument: String) {
         text = argument
         position = Self.converted.add(1, ordering: .relaxed).oldValue

@@ -50,6 +50,20 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-t", "e2e"])
     }
 
+    /// Sets a global option.
+    ///
+    /// - Parameters:
+    ///   - name: The option, e.g. `set-clipboard`.
+    ///   - value: Its value.
+    func setOption(_ name: String, _ value: String) throws {
+        try tmux(["set-option", "-g", name, value])
+    }
+
+    /// The newest paste buffer: what a program put there with OSC 52 while `set-clipboard` is `on`.
+    func pasteBuffer() throws -> String {
+        try tmux(["show-buffer"])
+    }
+
     /// Whether the pane shows the alternate screen.
     func isAlternateScreen() throws -> Bool {
         try tmux(["display-message", "-p", "-t", "e2e", "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"

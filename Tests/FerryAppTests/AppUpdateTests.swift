@@ -180,7 +180,7 @@ struct AppUpdateTests {
         app.press(.enter)
         #expect(app.state.form.settings.headers == [FormRow(name: "X-Api-Key", value: "s3cret")])
         #expect(!app.screen().lines().joined().contains("s3cret"))
-        app.type("v")
+        app.type("m")
         #expect(app.screen().lines().joined().contains("X-Api-Key: s3cret"))
     }
 

@@ -67,7 +67,7 @@ struct AppViewTests {
             "+ parameter  n or Enter adds a parameter (key=value)",
             "Header       Authorization: ••••••••",
             " → ftp://example.com/up           sel 0 (0 B) │ queue empty ",
-            "Enter edit  n add row  d delete  v reveal  ? help  q quit",
+            "Enter edit  n add row  d delete  ? help  q quit",
         ])
     }
 

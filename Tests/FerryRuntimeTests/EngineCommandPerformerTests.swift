@@ -1,5 +1,7 @@
 import FerryApp
 import FerryRuntime
+import Foundation
+import Multipart
 import Testing
 import TestSupport
 import Uploading
@@ -55,5 +57,28 @@ struct EngineCommandPerformerTests {
         }
         #expect(job.response?.bodyText == "fine")
         #expect(job.attemptHistory.count == 1)
+    }
+
+    @Test("profiles: read and expanded from the environment (a missing variable named), saved without the secret")
+    func profiles() throws {
+        let folder = TemporaryDirectory()
+        let store = ProfileStore(path: folder.path("profiles.toml"))
+        let performer = EngineCommandPerformer(manager: UploadManager(transport: FakeTransport()), journal: nil, profiles: store,
+                                               environment: ["TOKEN": "t0k"])
+        var site = EndpointProfile(name: "site")
+        site.headers = [HeaderField(name: "Authorization", value: "Bearer secret-value")]
+        #expect(performer.perform(.saveProfile(site)) == [.profileSaved("site", file: store.path, variables: ["SITE_AUTHORIZATION"])])
+        #expect(try !String(contentsOfFile: store.path, encoding: .utf8).contains("secret-value"))
+        var other = EndpointProfile(name: "other")
+        other.headers = [HeaderField(name: "X-Token", value: "${TOKEN}")]
+        _ = performer.perform(.saveProfile(other))
+        guard case let .profilesLoaded(choices, file)? = performer.perform(.loadProfiles).first else {
+            Issue.record("no profiles loaded")
+            return
+        }
+        #expect(file == store.path)
+        #expect(choices.map(\.name) == ["other", "site"])
+        #expect((try? choices[0].profile.get())?.headers == [HeaderField(name: "X-Token", value: "t0k")])
+        #expect(choices[1].profile == .failure(.missingVariable("SITE_AUTHORIZATION", profile: "site", key: "headers (Authorization)")))
     }
 }

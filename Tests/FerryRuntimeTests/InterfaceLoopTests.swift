@@ -83,6 +83,25 @@ struct InterfaceLoopTests {
         #expect(commands.last == .quit)
     }
 
+    @Test("y in the Form: the curl command reaches the terminal's clipboard, on the loop's thread, and shows")
+    func copyCurlToClipboard() {
+        let terminal = FakeTerminal(size: Size(width: 120, height: 30), script: [
+            .waitForScreen(containing: "alpha.txt"),
+            .key(.char("2")),
+            .key(.char("y")),
+            .waitForScreen(containing: "copied to the clipboard"),
+            .key(.key(.escape)),
+            .key(.char("q")),
+        ])
+        let state = AppState(directory: folder.path, settings: FormSettings(url: "http://127.0.0.1:9/upload"), homeDirectory: "/",
+                             size: terminal.size, timeZone: TimeZone(identifier: "UTC")!)
+        let loop = InterfaceLoop(terminal: terminal, worker: CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: nil)),
+                                 inbox: EventInbox(), state: state)
+        #expect(loop.run(initial: []) == nil)
+        #expect(terminal.unmetWaits.isEmpty)
+        #expect(terminal.clipboard == ["curl http://127.0.0.1:9/upload -F 'file=@\"\(folder.path)/alpha.txt\";filename=\"alpha.txt\";type=text/plain'"])
+    }
+
     @Test("a slow folder read does not freeze the screen: keys are answered while it runs")
     func slowFolder() {
         let performer = GatedPerformer(EngineCommandPerformer(manager: manager, journal: nil))

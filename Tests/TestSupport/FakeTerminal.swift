@@ -103,6 +103,16 @@ public final class FakeTerminal: TerminalBackend {
     /// The last frame's lines (empty before the first frame).
     public var screen: [String] { frames.last?.lines() ?? [] }
 
+    /// The texts put on the clipboard, oldest first.
+    public private(set) var clipboard: [String] = []
+
+    /// Records the text.
+    ///
+    /// - Parameter text: The text.
+    public func copyToClipboard(_ text: String) {
+        clipboard.append(text)
+    }
+
     /// Records the suspension; the next key is the script's.
     public func suspend() {
         suspensions += 1

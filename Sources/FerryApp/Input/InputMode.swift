@@ -9,6 +9,12 @@ public enum InputMode: Hashable, Sendable {
     case quitWait
     /// The `?` help screen is open.
     case help
+    /// The request or curl command is shown (`v`, `y`).
+    case requestView
+    /// The profile picker is open.
+    case profilePicker
+    /// A name for the form as a profile is being typed.
+    case profileName
     /// The focused pane's filter (Files or Queue) is being typed.
     case filterEditor
     /// A form row is being edited.
@@ -24,12 +30,12 @@ public enum InputMode: Hashable, Sendable {
     public var fallsThroughToPane: Bool {
         switch self {
         case .quitWait, .details, .pane: true
-        case .dialog, .help, .filterEditor, .formEditor, .methodChoice: false
+        case .dialog, .help, .requestView, .profilePicker, .profileName, .filterEditor, .formEditor, .methodChoice: false
         }
     }
 
     /// Whether keys the mode does not declare go to a text field's editor.
     public var editsText: Bool {
-        self == .filterEditor || self == .formEditor
+        self == .filterEditor || self == .formEditor || self == .profileName
     }
 }

@@ -44,6 +44,14 @@ public enum KeyAction: Hashable, Sendable {
     case deleteRow
     /// Reveal or mask secret header values.
     case reveal
+    /// Show the request the form (or the job under the cursor) sends, secrets masked.
+    case viewRequest
+    /// Copy an equivalent curl command to the clipboard (OSC 52) and show it.
+    case copyCurl
+    /// Open the profile picker.
+    case pickProfile
+    /// Save the form as a profile (asks a name).
+    case saveAsProfile
     /// Open or close the details of the job under the cursor.
     case details
     /// Retry the job under the cursor.

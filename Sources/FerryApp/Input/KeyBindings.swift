@@ -93,7 +93,17 @@ public enum KeyBindings {
                        default: "only parameter and header rows can be deleted"
                        }
                    }),
-        KeyBinding([char("v")], "v", "reveal", pane: .form, action: .reveal),
+        KeyBinding([char("m")], "m", "show/mask secrets", short: "secrets", pane: .form, action: .reveal,
+                   liveDescription: { $0.form.revealsSecrets ? "mask secrets" : "show secrets" }),
+        KeyBinding([char("v")], "v", "view request", short: "request", pane: .form, action: .viewRequest,
+                   whyDisabled: { $0.form.blockingReason }),
+        KeyBinding([char("y")], "y", "copy as curl", short: "curl", pane: .form, action: .copyCurl,
+                   whyDisabled: { state in
+                       state.form.settings.usesTus ? "tus is a conversation of requests: no one curl command sends it"
+                           : state.form.blockingReason
+                   }),
+        KeyBinding([char("P")], "P", "load a profile", short: "profiles", pane: .form, action: .pickProfile),
+        KeyBinding([char("S")], "S", "save as profile", short: "save", pane: .form, action: .saveAsProfile),
     ]
 
     private static let queue: [KeyBinding] = moves(in: .queue) + [
@@ -145,6 +155,13 @@ public enum KeyBindings {
                    whyDisabled: { state in
                        state.queue.summary.failed == 0 || !shows(state, { $0.state == .failed })
                            ? "no failed jobs\(shownWord(state))" : nil
+                   }),
+        KeyBinding([char("v")], "v", "view request", short: "request", pane: .queue, action: .viewRequest,
+                   showsInHelpBar: false, whyDisabled: { $0.queue.current == nil ? "the queue is empty" : nil }),
+        KeyBinding([char("y")], "y", "copy as curl", pane: .queue, action: .copyCurl, showsInHelpBar: false,
+                   whyDisabled: { state in
+                       guard let job = state.queue.current else { return "the queue is empty" }
+                       return job.spec.tus != nil ? "tus is a conversation of requests: no one curl command sends it" : nil
                    }),
         KeyBinding([char("/")], "/", "filter (name, is:failed)", short: "filter", pane: .queue, action: .filter),
         KeyBinding([key(.escape)], "Esc", "clear filter", pane: .queue, action: .clearFilter, showsInHelpBar: false,

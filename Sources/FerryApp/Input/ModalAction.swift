@@ -47,4 +47,18 @@ public enum ModalAction: Hashable, Sendable {
     case cancelMethodChoice
     /// Close the job's details.
     case closeDetails
+    /// Close the request or curl command shown.
+    case closeRequestView
+    /// Scroll the request shown by this many lines.
+    case scrollRequestView(Int)
+    /// Highlight the previous (-1) or next (1) profile.
+    case chooseProfile(Int)
+    /// Load the highlighted profile into the form.
+    case loadProfile
+    /// Close the profile picker without a change.
+    case closeProfilePicker
+    /// Save the form as a profile of the name typed.
+    case saveProfile
+    /// Do not save the form as a profile.
+    case cancelProfileName
 }

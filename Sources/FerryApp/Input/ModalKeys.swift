@@ -18,6 +18,9 @@ public enum ModalKeys {
         case .formEditor: formEditor
         case .methodChoice: methodChoice
         case .details: details
+        case .requestView: requestView
+        case .profilePicker: profilePicker
+        case .profileName: profileName
         case .pane: []
         }
     }
@@ -100,6 +103,26 @@ public enum ModalKeys {
         modal([key(.right), key(.down), char("l"), char("j")], "←/→", "choose", .chooseMethod(1)),
         modal([key(.enter)], "Enter", "set", .setMethod),
         modal([key(.escape)], "Esc", "cancel", .cancelMethodChoice),
+    ]
+
+    private static let requestView: [KeyBinding] = [
+        modal([key(.escape), char("q"), char("v"), key(.enter)], "Esc", "close", .closeRequestView),
+        modal([char("k"), key(.up)], "k/↑", "up", .scrollRequestView(-1)),
+        modal([char("j"), key(.down)], "j/↓", "down", .scrollRequestView(1)),
+        modal([key(.pageUp)], "PgUp", "page up", .scrollRequestView(-10), shown: false),
+        modal([key(.pageDown)], "PgDn", "page down", .scrollRequestView(10), shown: false),
+    ]
+
+    private static let profilePicker: [KeyBinding] = [
+        modal([char("k"), key(.up)], "k/↑", "up", .chooseProfile(-1)),
+        modal([char("j"), key(.down)], "j/↓", "down", .chooseProfile(1)),
+        modal([key(.enter)], "Enter", "load into the form", .loadProfile),
+        modal([key(.escape), char("q")], "Esc", "cancel", .closeProfilePicker),
+    ]
+
+    private static let profileName: [KeyBinding] = [
+        modal([key(.enter)], "Enter", "save profile", .saveProfile),
+        modal([key(.escape)], "Esc", "cancel", .cancelProfileName),
     ]
 
     private static let details: [KeyBinding] = [

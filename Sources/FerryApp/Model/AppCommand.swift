@@ -42,6 +42,18 @@ public enum AppCommand: Hashable, Sendable {
     case clearSucceeded
     /// Save the form's settings in the journal.
     case saveForm(FormSettings)
+    /// Read `profiles.toml`; answer with ``AppMessage/profilesLoaded(_:file:)``.
+    case loadProfiles
+    /// Add the profile to `profiles.toml` (or replace the one of its name), secrets left out;
+    /// answer with ``AppMessage/profileSaved(_:file:variables:)``.
+    case saveProfile(EndpointProfile)
+    /// Build the request a job would send (its files checked); answer with
+    /// ``AppMessage/requestPreviewed(title:lines:)``, secrets masked.
+    case previewRequest(UploadJobSpec, title: String)
+    /// Make the curl command that sends what a job sends; answer with ``AppMessage/curlCommandMade(_:)``.
+    case makeCurlCommand(UploadJobSpec, showsSecrets: Bool)
+    /// Put text on the terminal's clipboard (OSC 52); the runtime writes it on the terminal's thread.
+    case copyToClipboard(String)
     /// Stop the engine (unfinished jobs stay in the journal), restore the terminal and exit.
     case quit
     /// Give the terminal back to the shell and stop the process (Ctrl-Z); the runtime carries it

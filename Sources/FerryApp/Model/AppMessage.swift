@@ -34,6 +34,16 @@ public enum AppMessage: Hashable, Sendable {
     case jobsRestored([UploadJob], paused: Bool, othersWaiting: Int)
     /// The form saved by an earlier run was read from the journal.
     case formRestored(FormSettings)
+    /// `profiles.toml` was read (after ``AppCommand/loadProfiles``): its profiles, each expanded
+    /// or with why it cannot be used now.
+    case profilesLoaded([ProfileChoice], file: String)
+    /// A profile was saved (after ``AppCommand/saveProfile(_:)``); `variables` are the
+    /// environment variables it names for the secrets it left out.
+    case profileSaved(String, file: String, variables: [String])
+    /// A request was built (after ``AppCommand/previewRequest(_:title:)``): its lines.
+    case requestPreviewed(title: String, lines: [String])
+    /// A curl command was made (after ``AppCommand/makeCurlCommand(_:showsSecrets:)``): the line.
+    case curlCommandMade(String)
     /// A command could not be carried out.
     case commandFailed(String)
     /// The process was asked to end (SIGTERM, SIGHUP, SIGINT from outside): quit at once,

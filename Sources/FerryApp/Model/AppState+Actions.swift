@@ -43,6 +43,10 @@ extension AppState {
         case .addRow: addRow()
         case .deleteRow: return deleteCurrentRow()
         case .reveal: form.revealsSecrets.toggle()
+        case .viewRequest: return viewRequest()
+        case .copyCurl: return copyCurl()
+        case .pickProfile: return [.loadProfiles]
+        case .saveAsProfile: profileNameEditor = LineEditor(text: "")
         case .details:
             if queue.detailsJobID != nil {
                 queue.closeDetails()

@@ -8,6 +8,9 @@ extension AppState {
         if let confirmation { return .dialog(confirmation) }
         if quitsWhenInFlightFinish { return .quitWait }
         if showsHelp { return .help }
+        if requestView != nil { return .requestView }
+        if profileNameEditor != nil { return .profileName }
+        if profilePicker != nil { return .profilePicker }
         if focus == .files, browser.filterEditor != nil { return .filterEditor }
         if focus == .queue, queue.filterEditor != nil { return .filterEditor }
         if focus == .form, form.editing != nil { return .formEditor }
@@ -104,6 +107,22 @@ extension AppState {
             form.methodChoice = nil
         case .closeDetails:
             queue.closeDetails()
+        case .closeRequestView:
+            requestView = nil
+        case .scrollRequestView(let step):
+            guard var view = requestView else { return [] }
+            view.scroll = min(max(0, view.scroll + step), max(0, view.lines.count - 1))
+            requestView = view
+        case .chooseProfile(let step):
+            profilePicker?.move(step)
+        case .loadProfile:
+            return loadChosenProfile()
+        case .closeProfilePicker:
+            profilePicker = nil
+        case .saveProfile:
+            return saveFormAsProfile()
+        case .cancelProfileName:
+            profileNameEditor = nil
         }
         return []
     }

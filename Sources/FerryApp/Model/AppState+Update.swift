@@ -53,6 +53,17 @@ extension AppState {
             form = FormState(settings: settings)
             applyLayout()
             return []
+        case let .profilesLoaded(choices, file):
+            return openProfilePicker(choices, file: file)
+        case let .profileSaved(name, file, variables):
+            profileSaved(name, file: file, variables: variables)
+            return []
+        case let .requestPreviewed(title, lines):
+            requestView = RequestView(title: title, lines: lines)
+            return []
+        case .curlCommandMade(let line):
+            requestView = RequestView(title: "curl command — copied to the clipboard (OSC 52)", lines: [line])
+            return [.copyToClipboard(line)]
         case .commandFailed(let text):
             notice = text
             return []
@@ -177,6 +188,7 @@ extension AppState {
         if focus == .files, var editor = browser.filterEditor { return editor.handle(event) }
         if focus == .queue, var editor = queue.filterEditor { return editor.handle(event) }
         if focus == .form, var editing = form.editing { return editing.editor.handle(event) }
+        if var editor = profileNameEditor { return editor.handle(event) }
         return false
     }
 
@@ -203,7 +215,9 @@ extension AppState {
 
     /// Gives a key to the text field being edited.
     private mutating func editText(with event: KeyEvent) -> [AppCommand] {
-        if focus == .files, var editor = browser.filterEditor {
+        if var editor = profileNameEditor {
+            if editor.handle(event) { profileNameEditor = editor }
+        } else if focus == .files, var editor = browser.filterEditor {
             guard editor.handle(event) else { return [] }
             browser.filterEditor = editor
             browser.setFilter(editor.text)

@@ -19,6 +19,14 @@ public struct AppState: Hashable, Sendable {
     public var showsHelp = false
     /// Rows of the help screen scrolled past (when it is taller than the screen).
     public var helpScroll = 0
+    /// The Form's profile picker, while it is open.
+    public var profilePicker: ProfilePicker?
+    /// The profile last loaded into the form: saving keeps its `${NAME}` references.
+    public internal(set) var loadedProfile: ProfileChoice?
+    /// The name being typed for "save the form as a profile", while it is asked.
+    public var profileNameEditor: LineEditor?
+    /// The request (`v`) or curl command (`y`) shown over the pane, while it is open.
+    public var requestView: RequestView?
     /// The question waiting for `y`/`n`, if any.
     public var confirmation: Confirmation?
     /// A one-off message for the status line (cleared by the next key, or after

@@ -26,6 +26,12 @@ public enum AppView {
         renderHelpBar(state, in: layout.help, buffer: &buffer)
         if state.showsHelp {
             HelpScreen(state: state).render(in: layout.helpScreen, buffer: &buffer)
+        } else if let view = state.requestView {
+            RequestViewBox(view: view).render(in: layout.helpScreen, buffer: &buffer)
+        } else if let editor = state.profileNameEditor {
+            ProfileNamePrompt(editor: editor).render(in: layout.helpScreen, buffer: &buffer)
+        } else if let picker = state.profilePicker {
+            ProfilePickerBox(picker: picker).render(in: layout.helpScreen, buffer: &buffer)
         }
         if let confirmation = state.confirmation {
             dialog(for: confirmation).render(in: buffer.area, buffer: &buffer)

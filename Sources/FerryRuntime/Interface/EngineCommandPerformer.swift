@@ -9,15 +9,21 @@ public struct EngineCommandPerformer: CommandPerformer {
 
     private let manager: UploadManager
     private let journal: UploadJournal?
+    private let profiles: ProfileStore?
+    private let environment: [String: String]
 
     /// Creates the performer.
     ///
     /// - Parameters:
     ///   - manager: The upload engine.
     ///   - journal: The journal the form and the pause are saved in, if any.
-    public init(manager: UploadManager, journal: UploadJournal?) {
+    ///   - profiles: Where the endpoint profiles are read and saved, if anywhere.
+    ///   - environment: The variables a profile's `${NAME}` references name.
+    public init(manager: UploadManager, journal: UploadJournal?, profiles: ProfileStore? = nil, environment: [String: String] = [:]) {
         self.manager = manager
         self.journal = journal
+        self.profiles = profiles
+        self.environment = environment
     }
 
     public func perform(_ command: AppCommand) -> [AppMessage] {
@@ -58,10 +64,41 @@ public struct EngineCommandPerformer: CommandPerformer {
             } catch {
                 return [.commandFailed("could not save the form: \(error.description)")]
             }
-        case .quit, .suspend:
+        case .loadProfiles:
+            return loadProfiles()
+        case .saveProfile(let profile):
+            guard let profiles else { return [.commandFailed("profiles cannot be saved: no profiles file")] }
+            do {
+                let variables = try profiles.save(profile)
+                return [.profileSaved(profile.name, file: profiles.path, variables: variables)]
+            } catch {
+                return [.commandFailed("could not save the profile: \(error.description)")]
+            }
+        case let .previewRequest(spec, title):
+            do {
+                return [.requestPreviewed(title: title, lines: try FormBuilder().message(for: spec).previewLines)]
+            } catch {
+                return [.commandFailed("cannot show the request: \(error.description)")]
+            }
+        case let .makeCurlCommand(spec, showsSecrets):
+            return [.curlCommandMade(String(decoding: CurlCommand(spec: spec, showsSecrets: showsSecrets).line, as: UTF8.self))]
+        case .quit, .suspend, .copyToClipboard:
             break
         }
         return []
+    }
+
+    /// The profiles of the file, each expanded from the environment or with why it cannot be.
+    private func loadProfiles() -> [AppMessage] {
+        guard let profiles else { return [.commandFailed("no profiles file")] }
+        do {
+            let choices = try profiles.load().map { profile in
+                ProfileChoice(written: profile, profile: Result { () throws(ProfileError) in try profile.expanded(environment: environment) })
+            }
+            return [.profilesLoaded(choices, file: profiles.path)]
+        } catch {
+            return [.commandFailed(error.description)]
+        }
     }
 
     /// A job whole: the engine's copy, or — for a succeeded job whose response and attempt

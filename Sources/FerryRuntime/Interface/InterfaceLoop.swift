@@ -141,20 +141,23 @@ public final class InterfaceLoop {
         return max(1, timeout)
     }
 
-    /// Hands commands to the worker, but suspends at once, on this thread, when the model asks
-    /// for it (Ctrl-Z): the terminal is this thread's.
+    /// Hands commands to the worker, but suspends (Ctrl-Z) or writes to the clipboard at once,
+    /// on this thread, when the model asks for it: the terminal is this thread's.
     private func carryOut(_ commands: [AppCommand]) {
-        guard commands.contains(.suspend) else {
-            worker.submit(commands)
-            return
-        }
+        var forWorker: [AppCommand] = []
         for command in commands {
-            if command == .suspend {
+            switch command {
+            case .suspend:
+                worker.submit(forWorker)
+                forWorker = []
                 terminal.suspend()
-            } else {
-                worker.submit([command])
+            case .copyToClipboard(let text):
+                terminal.copyToClipboard(text)
+            default:
+                forWorker.append(command)
             }
         }
+        worker.submit(forWorker)
     }
 
     /// Watches the folder shown and queues ``AppMessage/directoryChanged(_:)`` when it changed,

@@ -31,4 +31,11 @@ public protocol TerminalBackend: AnyObject {
     /// again whole. Continued in the background (`bg`), the terminal stays the shell's, nothing
     /// is drawn or read, and the process runs on until the shell brings it back (`fg`).
     func suspend()
+
+    /// Puts text on the clipboard of the terminal (and of tmux, or the machine an ssh session
+    /// comes from) with OSC 52 (``ClipboardSequence``); a terminal that does not take OSC 52
+    /// ignores it.
+    ///
+    /// - Parameter text: The text.
+    func copyToClipboard(_ text: String)
 }

@@ -27,7 +27,7 @@ public struct CurlCommand: Sendable {
     ///   - showsSecrets: Whether secret values are written as they are.
     public init(spec: UploadJobSpec, mimeTypes: MIMETypes = .standard, showsSecrets: Bool) {
         var arguments: [[UInt8]] = []
-        let url = showsSecrets ? spec.url : Self.maskingPassword(in: spec.url)
+        let url = showsSecrets ? spec.url : spec.url.replacingURLPassword(with: Self.mask)
         hidesSecrets = url != spec.url || (!showsSecrets && spec.headers.contains(where: \.isSecretHeader))
         func add(_ texts: String...) { arguments += texts.map { Array($0.utf8) } }
         add(url)
@@ -87,14 +87,5 @@ public struct CurlCommand: Sendable {
             if byte == 0x27 { quoted += Array("'\\''".utf8) } else { quoted.append(byte) }
         }
         return quoted + [0x27]
-    }
-
-    /// A URL with the password of its `user:password@` replaced by ``mask``.
-    static func maskingPassword(in url: String) -> String {
-        let start = url.range(of: "://")?.upperBound ?? url.startIndex
-        let authorityEnd = url[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-        guard let at = url[start..<authorityEnd].lastIndex(of: "@"),
-              let colon = url[start..<at].firstIndex(of: ":") else { return url }
-        return String(url[...colon]) + mask + url[at...]
     }
 }

@@ -22,11 +22,11 @@ struct Send: AsyncParsableCommand {
 
     @OptionGroup var formOptions: FormOptions
 
-    @Option(name: .customShort("X"), help: "The HTTP method.")
-    var method: String = "POST"
+    @Option(name: .customShort("X"), help: "The HTTP method (default: POST).")
+    var methodOption: String?
 
-    @Option(name: .long, help: "Seconds without progress before an upload is abandoned (idle timeout).")
-    var timeout: Double = 30
+    @Option(name: .customLong("timeout"), help: "Seconds without progress before an upload is abandoned (idle timeout; default: 30).")
+    var timeoutOption: Double?
 
     @Flag(name: .long, help: "Send all files in one request, one part per file under --field.")
     var bundle = false
@@ -87,7 +87,18 @@ struct Send: AsyncParsableCommand {
     @Argument(help: "Files to upload, one request each unless --bundle.")
     var files: [String] = []
 
+    /// The HTTP method.
+    var method: String { methodOption ?? "POST" }
+    /// Seconds without progress before an upload is abandoned.
+    var timeout: Double { timeoutOption ?? 30 }
+
     mutating func validate() throws {
+        if let chosen = try formOptions.chosenProfile() {
+            methodOption = methodOption ?? chosen.method
+            timeoutOption = timeoutOption ?? chosen.timeout
+            bundle = bundle || chosen.bundle == true
+            tus = tus || chosen.usesTus == true
+        }
         let onlyResuming = resume && files.isEmpty && !formOptions.hasFormParts
         guard !files.isEmpty || formOptions.hasFormParts || resume else {
             throw ValidationError("nothing to send: give FILEs or -F parts (or --resume)")

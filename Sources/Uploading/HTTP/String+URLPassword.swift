@@ -4,7 +4,7 @@ extension String {
     ///
     /// - Parameter replacement: What stands for the password (a mask), or nil to remove it.
     /// - Returns: The URL.
-    func replacingURLPassword(with replacement: String?) -> String {
+    public func replacingURLPassword(with replacement: String?) -> String {
         let authorityStart = range(of: "://")?.upperBound ?? startIndex
         let authorityEnd = self[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? endIndex
         guard let at = self[authorityStart..<authorityEnd].lastIndex(of: "@"),
