@@ -28,6 +28,24 @@ struct ResponseResultTests {
         #expect(state.queue.rows[2]?.link == nil)
     }
 
+    @Test("Y copies the link of the job under the cursor to the clipboard; a job without one says why")
+    func copyLink() {
+        let done = UploadJob(id: 1, spec: QueueRowTests.spec("photo.jpg", size: 5), state: .succeeded, attempts: 1, response: Self.json)
+        let plain = UploadJob(id: 2, spec: QueueRowTests.spec("b.txt", size: 5), state: .succeeded, attempts: 1,
+                              response: UploadResponse(status: 200, body: Array("ok".utf8)))
+        var state = QueueRowTests.state(size: Size(width: 100, height: 24))
+        _ = state.update(.uploadEventReceived(.succeeded(done)))
+        _ = state.update(.uploadEventReceived(.succeeded(plain)))
+        _ = state.update(.keyPressed(.char("3")))
+        #expect(state.queue.current?.id == 1)
+        #expect(state.update(.keyPressed(.char("Y"))) == [.copyToClipboard("https://files.example/f/7")])
+        #expect(state.notice?.contains("copied https://files.example/f/7") == true, "\(state.notice ?? "")")
+        _ = state.update(.keyPressed(.char("j")))
+        #expect(state.queue.current?.id == 2)
+        #expect(state.update(.keyPressed(.char("Y"))) == [])
+        #expect(state.notice?.contains("gave no link") == true, "\(state.notice ?? "")")
+    }
+
     @Test("the details show the link and the JSON answer indented, members in the server's order")
     func prettyDetails() throws {
         let done = UploadJob(id: 1, spec: QueueRowTests.spec("photo.jpg", size: 5), state: .succeeded, attempts: 1, response: Self.json)

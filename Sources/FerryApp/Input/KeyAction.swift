@@ -48,6 +48,8 @@ public enum KeyAction: Hashable, Sendable {
     case viewRequest
     /// Copy an equivalent curl command to the clipboard (OSC 52) and show it.
     case copyCurl
+    /// Copy the link the job's JSON answer gave to the clipboard (OSC 52).
+    case copyLink
     /// Open the profile picker.
     case pickProfile
     /// Save the form as a profile (asks a name).

@@ -163,6 +163,11 @@ public enum KeyBindings {
                        guard let job = state.queue.current else { return "the queue is empty" }
                        return job.spec.tus != nil ? "tus is a conversation of requests: no one curl command sends it" : nil
                    }),
+        KeyBinding([char("Y")], "Y", "copy the answer's link", pane: .queue, action: .copyLink, showsInHelpBar: false,
+                   whyDisabled: { state in
+                       guard let row = state.queue.current.flatMap({ state.queue.rows[$0.id] }) else { return "the queue is empty" }
+                       return row.link == nil ? "the server's answer gave no link" : nil
+                   }),
         KeyBinding([char("/")], "/", "filter (name, is:failed)", short: "filter", pane: .queue, action: .filter),
         KeyBinding([key(.escape)], "Esc", "clear filter", pane: .queue, action: .clearFilter, showsInHelpBar: false,
                    whyDisabled: { $0.queue.isFiltered ? nil : "no filter" }),

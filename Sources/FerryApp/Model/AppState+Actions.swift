@@ -45,6 +45,7 @@ extension AppState {
         case .reveal: form.revealsSecrets.toggle()
         case .viewRequest: return viewRequest()
         case .copyCurl: return copyCurl()
+        case .copyLink: return copyLink()
         case .pickProfile: return [.loadProfiles]
         case .saveAsProfile: profileNameEditor = LineEditor(text: "")
         case .details:

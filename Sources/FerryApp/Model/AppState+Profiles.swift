@@ -64,6 +64,13 @@ extension AppState {
         return [.makeCurlCommand(spec, showsSecrets: focus == .form && form.revealsSecrets)]
     }
 
+    /// `Y`: the link the JSON answer of the job under the cursor gave, to the clipboard.
+    mutating func copyLink() -> [AppCommand] {
+        guard let row = queue.current.flatMap({ queue.rows[$0.id] }), let link = row.link else { return [] }
+        notice = "copied \(link) (OSC 52)"
+        return [.copyToClipboard(link)]
+    }
+
     /// The request `v` and `y` describe, and what it is, in words.
     private func requestToShow() -> (UploadJobSpec, String)? {
         if focus == .queue {

@@ -14,8 +14,8 @@ import TOMLKit
 /// ```
 ///
 /// The keys are `ferry send`'s long options (``keys``). Reading checks every key and value and
-/// names the file, the profile and the key of the first wrong one; the parser's own errors carry
-/// the line and column.
+/// names the file and line, the profile and the key of the first wrong one; the parser's own
+/// errors carry the line and column.
 public enum ProfileDocument {
     /// The keys a profile may set.
     public static let keys = [
@@ -32,6 +32,14 @@ public enum ProfileDocument {
     /// - Throws: ``ProfileError`` for a syntax error (line and column), a key Ferry does not
     ///   know, or a value of the wrong kind or that cannot be used.
     public static func parse(_ text: String, file: String) throws(ProfileError) -> [EndpointProfile] {
+        do throws(ProfileError) {
+            return try read(text, file: file)
+        } catch {
+            throw error.located(in: text)
+        }
+    }
+
+    private static func read(_ text: String, file: String) throws(ProfileError) -> [EndpointProfile] {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

@@ -103,22 +103,28 @@ struct ProfileDocumentTests {
         }
     }
 
-    @Test("a wrong type, an unknown key or an unusable value names the file, the profile and the key",
+    @Test("a wrong type, an unknown key or an unusable value names the file and line, the profile and the key",
           arguments: [
-              ("[profiles.a]\nconcurrency = \"4\"\n", ProfileError.wrongType(file: "f", profile: "a", key: "concurrency", expected: "an integer")),
-              ("[profiles.a]\nheaders = \"X: 1\"\n", .wrongType(file: "f", profile: "a", key: "headers", expected: "an array of strings")),
-              ("[profiles.a]\nurll = \"http://x/\"\n", .unknownKey(file: "f", profile: "a", key: "urll")),
-              ("[other]\nx = 1\n", .unknownKey(file: "f", profile: nil, key: "other")),
-              ("profiles = 3\n", .wrongType(file: "f", profile: nil, key: "profiles", expected: "a table ([profiles.NAME])")),
+              ("[profiles.a]\nconcurrency = \"4\"\n", ProfileError.wrongType(file: "f:2", profile: "a", key: "concurrency", expected: "an integer")),
+              ("[profiles.a]\nheaders = \"X: 1\"\n", .wrongType(file: "f:2", profile: "a", key: "headers", expected: "an array of strings")),
+              ("[profiles.a]\nurll = \"http://x/\"\n", .unknownKey(file: "f:2", profile: "a", key: "urll")),
+              ("[other]\nx = 1\n", .unknownKey(file: "f:1", profile: nil, key: "other")),
+              ("profiles = 3\n", .wrongType(file: "f:1", profile: nil, key: "profiles", expected: "a table ([profiles.NAME])")),
               ("[profiles.a]\nprotocol = \"ftp\"\n",
-               .unusableValue(file: "f", profile: "a", key: "protocol", reason: "'ftp' is neither \"multipart\" nor \"tus\"")),
+               .unusableValue(file: "f:2", profile: "a", key: "protocol", reason: "'ftp' is neither \"multipart\" nor \"tus\"")),
               ("[profiles.a]\nheaders = [\"Content-Length: 3\"]\n",
-               .unusableValue(file: "f", profile: "a", key: "headers",
+               .unusableValue(file: "f:2", profile: "a", key: "headers",
                               reason: "'Content-Length': header Content-Length is set by Ferry from the body and cannot be given")),
-              ("[profiles.a]\nretry = -1\n", .unusableValue(file: "f", profile: "a", key: "retry", reason: "must be 0 or more")),
+              ("[profiles.a]\nretry = -1\n", .unusableValue(file: "f:2", profile: "a", key: "retry", reason: "must be 0 or more")),
+              ("# mine\n[profiles.b]\nurl = \"http://b/\"\n\n[profiles.a]\nurl = \"http://a/\"\n  retry   = \"x\"\n",
+               .wrongType(file: "f:7", profile: "a", key: "retry", expected: "an integer")),
+              ("[profiles.a]\nsub.retry = 1\n", .unknownKey(file: "f", profile: "a", key: "sub")),
           ])
     func validation(text: String, expected: ProfileError) {
         #expect(throws: expected) { try ProfileDocument.parse(text, file: "f") }
+        if case let .wrongType(file, _, _, _) = expected, file.hasPrefix("f:") {
+            #expect(expected.description.hasPrefix("\(file): "), "\(expected.description)")
+        }
     }
 
     @Test("the store: the XDG path, no file is no profiles, save adds and replaces with mode 0600, a missing name lists those there")
