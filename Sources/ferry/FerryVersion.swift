@@ -1,3 +1,5 @@
+import Uploading
+
 /// Ferry's version, as `ferry --version` and every subcommand's `--version` print it.
 ///
 /// `scripts/install.sh` stamps the copy it installs with the commit it was built from
@@ -7,7 +9,7 @@
 /// `0.9.0`.
 enum FerryVersion {
     /// The release this source tree is.
-    static let release = "0.9.0"
+    static let release = FerryRelease.version
 
     /// What `--version` prints: the release, and the build's commit when the binary is stamped.
     static var current: String {

@@ -34,7 +34,8 @@ struct EndpointPauseInterfaceTests {
         }
         if shown > 1 { #expect(seconds(later).map { $0 >= 0 && $0 < shown } == true, "\(later)") }
         try await tmux.waitFor("both done, the pause gone") { $0.contains("done 2") && !$0.contains("paused") }
-        #expect(server.lines.filter { $0.hasPrefix("REQUEST ") }.count == 3, "two files and the retry: \(server.lines)")
+        let requests = try await server.lines(atLeast: 3, where: { $0.hasPrefix("REQUEST ") })
+        #expect(requests.count == 3, "two files and the retry: \(server.lines)")
         try tmux.send("q", literally: true)
         try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
     }

@@ -89,6 +89,19 @@ public final class PythonScriptServer: Sendable {
         return lines.contains(line)
     }
 
+    /// The lines printed once at least `count` of them pass `isIncluded` (a line printed as an
+    /// answer goes out reaches this process a moment later), or after `timeout`.
+    public func lines(atLeast count: Int, where isIncluded: (String) -> Bool,
+                      upTo timeout: Duration = .seconds(10)) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var matching = lines.filter(isIncluded)
+        while matching.count < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            matching = lines.filter(isIncluded)
+        }
+        return matching
+    }
+
     /// Stops the script.
     public func stop() {
         guard process.isRunning else { return }

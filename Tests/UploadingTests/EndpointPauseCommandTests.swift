@@ -51,6 +51,7 @@ struct EndpointPauseCommandTests {
         let url = "http://127.0.0.1:\(server.port)/upload"
         let process = try FerryProcess(["send", "--url", url, "--concurrency", "1", "--json"] + files, stateHome: dir.path("state"))
         #expect(try await process.exitStatus() == 0, "\(process.errorText)")
+        _ = try await server.lines(atLeast: 5, where: { $0.hasPrefix("REQUEST ") })
         let times = { (prefix: String) in
             server.lines.filter { $0.hasPrefix(prefix) }.compactMap { Double($0.split(separator: " ").last ?? "") }
         }

@@ -128,7 +128,7 @@ struct SendCommandTests {
         #expect(try await process.exitStatus() == 0)
         let lines = process.outputLines
         try #require(lines.count > 8, "\(lines)")
-        #expect(Array(lines.prefix(5)) == ["POST /up?x=1 HTTP/1.1", "Host: example.test:8080", "User-Agent: ferry/0.1",
+        #expect(Array(lines.prefix(5)) == ["POST /up?x=1 HTTP/1.1", "Host: example.test:8080", "User-Agent: ferry/\(FerryRelease.version)",
                                            "Accept: */*", "X-Trace: 7"])
         let boundary = try #require(lines[5].split(separator: "=").last.map(String.init))
         #expect(lines[5] == "Content-Type: multipart/form-data; boundary=\(boundary)")

@@ -8,8 +8,8 @@ import Multipart
 /// when no header sets one), then `Content-Type` with the boundary and the exact
 /// `Content-Length`, which the user cannot override.
 public enum RequestHeaders {
-    /// The `User-Agent` Ferry sends.
-    public static let userAgent = "ferry/0.1"
+    /// The `User-Agent` Ferry sends: `ferry/` and the release (`FerryRelease`).
+    public static let userAgent = "ferry/" + FerryRelease.version
 
     /// Builds the header list.
     ///

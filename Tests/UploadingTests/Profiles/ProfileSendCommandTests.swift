@@ -70,6 +70,6 @@ struct ProfileSendCommandTests {
         let wrong = try FerryProcess(["send", "--profile", "site", file], stateHome: dir.path("state"),
                                      environment: ["XDG_CONFIG_HOME": broken])
         #expect(try await wrong.exitStatus() == 2)
-        #expect(wrong.errorText.contains("profiles.toml: profile 'site', key 'retry': expected an integer"), "\(wrong.errorText)")
+        #expect(wrong.errorText.contains("profiles.toml:3: profile 'site', key 'retry': expected an integer"), "\(wrong.errorText)")
     }
 }

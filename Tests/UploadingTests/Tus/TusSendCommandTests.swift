@@ -168,8 +168,8 @@ struct TusSendCommandTests {
         #expect(try await process.exitStatus() == 0, "\(process.errorText)")
         // (`outputLines` drops each line's CR.)
         #expect(process.outputLines == [
-            "OPTIONS /files/ HTTP/1.1", "Host: 127.0.0.1:9", "User-Agent: ferry/0.1", "Accept: */*", "Content-Length: 0", "",
-            "POST /files/ HTTP/1.1", "Host: 127.0.0.1:9", "User-Agent: ferry/0.1", "Accept: */*", "Tus-Resumable: 1.0.0",
+            "OPTIONS /files/ HTTP/1.1", "Host: 127.0.0.1:9", "User-Agent: ferry/\(FerryRelease.version)", "Accept: */*", "Content-Length: 0", "",
+            "POST /files/ HTTP/1.1", "Host: 127.0.0.1:9", "User-Agent: ferry/\(FerryRelease.version)", "Accept: */*", "Tus-Resumable: 1.0.0",
             "Upload-Length: 1000", "Upload-Metadata: filename ZHJ5LmJpbg==,filetype YXBwbGljYXRpb24vb2N0ZXQtc3RyZWFt,k dg==",
             "Content-Length: 0", "",
         ])
