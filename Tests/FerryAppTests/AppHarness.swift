@@ -52,7 +52,7 @@ struct AppHarness {
                 let listing = directories[path].map { DirectoryListing(path: path, entries: $0, focusName: focus) }
                     ?? DirectoryListing(path: path, entries: [], error: "cannot open \(path): Permission denied")
                 send(.directoryLoaded(listing))
-            case .collectFiles(let path):
+            case .collectFiles(let path, _):
                 send(.filesCollected(collections[path] ?? FileCollection(directory: path, files: [])))
             default:
                 for message in engine.handle([command]) { send(message) }

@@ -46,7 +46,7 @@ struct TypeAheadTests {
             case .loadDirectory(let path, let focus):
                 let entries = TypeAheadTests.tree[path] ?? []
                 outstanding += state.update(.directoryLoaded(DirectoryListing(path: path, entries: entries, focusName: focus)))
-            case .collectFiles(let path):
+            case .collectFiles(let path, _):
                 let files = (TypeAheadTests.tree[path] ?? []).filter { $0.kind == .file }.map {
                     QueuedFile(path: $0.path, size: $0.size, modificationTimeNanoseconds: $0.modificationTimeNanoseconds)
                 }

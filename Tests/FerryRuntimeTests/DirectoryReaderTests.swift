@@ -84,6 +84,18 @@ struct DirectoryReaderTests {
         #expect(collection.unreadableCount == 1)
     }
 
+    @Test("a folder's files are named from its parent; hidden ones only when asked; a link up is not followed")
+    func folderFilesKeepTheirShape() throws {
+        let dir = TemporaryDirectory()
+        let folder = try PhotoFolder(in: dir)
+        let visible = DirectoryReader.collectFiles(under: folder.path)
+        #expect(visible.files.compactMap(\.partFilename).sorted() == PhotoFolder.visibleNames)
+        #expect(visible.files.first { $0.partFilename == "photos/link.txt" }?.size == 7)
+        #expect(visible.files.allSatisfy { $0.path == dir.path($0.partFilename ?? "") })
+        let all = DirectoryReader.collectFiles(under: folder.path + "/", includesHidden: true)
+        #expect(all.files.compactMap(\.partFilename).sorted() == (PhotoFolder.visibleNames + PhotoFolder.hiddenNames).sorted())
+    }
+
     @Test func aMissingDirectoryIsAnErrorNotACrash() {
         let listing = DirectoryReader.read("/nonexistent-\(UUID().uuidString)")
         #expect(listing.entries.isEmpty)

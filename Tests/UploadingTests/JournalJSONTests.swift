@@ -37,6 +37,8 @@ struct JournalJSONTests {
             template.replacingFiles([QueuedFile(path: "a", size: 0, modificationTimeNanoseconds: Int64.max),
                                      QueuedFile(path: "b", size: Int64.max, modificationTimeNanoseconds: Int64.min)]),
             UploadJobSpec(url: "http://plain.test/", files: [QueuedFile(path: "x", size: 1, modificationTimeNanoseconds: 2)]),
+            template.replacingFiles([QueuedFile(path: "/p/2024/a \"b\".jpg", size: 1, modificationTimeNanoseconds: 2,
+                                                partFilename: "p/2024/a \"b\".jpg")]),
         ]
         var json = JournalJSON()
         for spec in specs {
@@ -47,6 +49,14 @@ struct JournalJSONTests {
             let reference = try JSONDecoder().decode(UploadJobSpec.self, from: JSONEncoder().encode(spec))
             #expect(decoded == reference)
         }
+    }
+
+    @Test("a file row written before part filenames reads back with none (its part named by its path)")
+    func oldFileRowHasNoPartFilename() throws {
+        let row = #"[{"path":"/p/a.jpg","size":1,"modificationTimeNanoseconds":2}]"#
+        let files = try JSONDecoder().decode([QueuedFile].self, from: Data(row.utf8))
+        #expect(files == [QueuedFile(path: "/p/a.jpg", size: 1, modificationTimeNanoseconds: 2)])
+        #expect(files.first?.partFilename == nil)
     }
 
     @Test("a batch's shared fields are encoded once; a spec with other fields gets its own")

@@ -6,8 +6,9 @@ import Uploading
 public enum AppCommand: Hashable, Sendable {
     /// Read a directory; answer with ``AppMessage/directoryLoaded(_:)``.
     case loadDirectory(String, focusName: String?)
-    /// Collect the regular files under a directory; answer with ``AppMessage/filesCollected(_:)``.
-    case collectFiles(String)
+    /// Collect the regular files under a directory (hidden ones only when `includesHidden`),
+    /// each named relative to the directory's parent; answer with ``AppMessage/filesCollected(_:)``.
+    case collectFiles(String, includesHidden: Bool)
     /// Queue jobs in the engine.
     case enqueue([UploadJobSpec])
     /// Read one job whole, with the response and attempt history the queue pane does not keep

@@ -14,7 +14,7 @@ public enum AppMessage: Hashable, Sendable {
     /// A folder the runtime watches changed on disk (an entry was added, removed, renamed or
     /// written).
     case directoryChanged(String)
-    /// The files under a directory were collected (after ``AppCommand/collectFiles(_:)``).
+    /// The files under a directory were collected (after ``AppCommand/collectFiles(_:includesHidden:)``).
     case filesCollected(FileCollection)
     /// The upload engine reported an event.
     case uploadEventReceived(UploadEvent)

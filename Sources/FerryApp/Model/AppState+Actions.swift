@@ -203,7 +203,7 @@ extension AppState {
     private mutating func toggleSelection() -> [AppCommand] {
         guard let entry = browser.current else { return [] }
         browser.scroll.moveDown()
-        if entry.isDirectory { return [.collectFiles(entry.path)] }
+        if entry.isDirectory { return [.collectFiles(entry.path, includesHidden: browser.showsHidden)] }
         if let file = entry.queuedFile {
             if browser.isSelected(file.path) { browser.deselect([file.path]) } else { browser.select([file]) }
         }

@@ -164,7 +164,7 @@ extension AppState {
         for command in commands {
             switch command {
             case .loadDirectory(let path, _) where path != browser.directory: awaited = .listing(path)
-            case .collectFiles(let path): awaited = .collection(path)
+            case .collectFiles(let path, _): awaited = .collection(path)
             default: break
             }
         }

@@ -93,9 +93,9 @@ public struct SendFileArguments: Sendable {
     /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
-        long: ["bundle", "dry-run", "help", "http1.1", "http2", "insecure", "json", "location", "no-checksum", "print-curl", "resume",
-               "show-secrets", "tus", "version", "experimental-dump-help", "generate-completion-script"],
-        short: ["L", "h", "k"]
+        long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "insecure", "json", "location", "no-checksum", "print-curl",
+               "recursive", "resume", "show-secrets", "tus", "version", "experimental-dump-help", "generate-completion-script"],
+        short: ["L", "h", "k", "r"]
     )
 
     /// The long and short names of `ferry send`'s options that take a value.

@@ -11,7 +11,7 @@ import TerminalUI
 import Uploading
 
 /// Reads directories for the file browser: the file-system I/O behind the model's
-/// ``FerryApp/AppCommand/loadDirectory(_:focusName:)`` and ``FerryApp/AppCommand/collectFiles(_:)``,
+/// ``FerryApp/AppCommand/loadDirectory(_:focusName:)`` and ``FerryApp/AppCommand/collectFiles(_:includesHidden:)``,
 /// beside the interface loop (the model holds none).
 ///
 /// Never throws and never traps: a directory that cannot be read comes back as a listing with
@@ -45,29 +45,37 @@ public enum DirectoryReader {
         return DirectoryListing(path: path, entries: entries, focusName: focusName)
     }
 
-    /// Walks a directory recursively and returns every readable regular file under it
-    /// (symbolic links to files included, links to directories not followed), counting the
-    /// folders and files that could not be read.
+    /// Walks a directory recursively and returns every readable regular file under it, counting
+    /// the folders and files that could not be read. Symbolic links to files are followed; links
+    /// to directories are not (a link back up would never end). Hidden files and folders (a name
+    /// starting with `.`) are left out unless `includesHidden`.
     ///
-    /// - Parameter path: The directory.
+    /// Each file's part filename is its path relative to the directory's parent
+    /// (`photos/2024/a.jpg` under `photos`), as browsers send a folder pick.
+    ///
+    /// - Parameters:
+    ///   - path: The directory.
+    ///   - includesHidden: Whether hidden files and folders are collected too.
     /// - Returns: The files and their total size.
-    public static func collectFiles(under path: String) -> FileCollection {
+    public static func collectFiles(under path: String, includesHidden: Bool = false) -> FileCollection {
         var files: [QueuedFile] = []
         var unreadable = 0
-        var pending = [path]
+        var pending = [(path: path, relative: PathName.lastComponent(of: path))]
         while let directory = pending.popLast() {
-            let listing = read(directory)
+            let listing = read(directory.path)
             if listing.error != nil { unreadable += 1 }
             let sorted = listing.entries.sorted { NaturalOrder.precedes($0.foldedName, $1.foldedName) }
-            for entry in sorted {
+            for entry in sorted where includesHidden || !entry.isHidden {
+                let relative = directory.relative + "/" + PathName.lastComponent(of: entry.path)
                 switch entry.kind {
                 case .directory where !entry.isSymlink:
-                    pending.append(entry.path)
+                    pending.append((entry.path, relative))
                 case .file where entry.isUnreadable:
                     unreadable += 1
                 case .file:
                     files.append(QueuedFile(path: entry.path, size: entry.size,
-                                            modificationTimeNanoseconds: entry.modificationTimeNanoseconds))
+                                            modificationTimeNanoseconds: entry.modificationTimeNanoseconds,
+                                            partFilename: relative))
                 default:
                     break
                 }

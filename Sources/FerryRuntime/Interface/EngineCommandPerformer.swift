@@ -30,8 +30,8 @@ public struct EngineCommandPerformer: CommandPerformer {
         switch command {
         case .loadDirectory(let path, let focusName):
             return [.directoryLoaded(DirectoryReader.read(path, focusName: focusName))]
-        case .collectFiles(let path):
-            return [.filesCollected(DirectoryReader.collectFiles(under: path))]
+        case let .collectFiles(path, includesHidden):
+            return [.filesCollected(DirectoryReader.collectFiles(under: path, includesHidden: includesHidden))]
         case .enqueue(let specs):
             do {
                 try manager.enqueue(specs)

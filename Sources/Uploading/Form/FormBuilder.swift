@@ -35,7 +35,7 @@ public struct FormBuilder: Sendable {
         }
         addFileParts(upTo: nil)
         for file in spec.files {
-            form.addFile(name: spec.fileField, path: file.path)
+            form.addFile(name: spec.fileField, path: file.path, filename: file.partFilename)
         }
         return form
     }

@@ -43,6 +43,7 @@ struct JournalJSON {
             object.add("modificationTimeNanoseconds", file.modificationTimeNanoseconds)
             object.add("device", file.stamp?.identity?.device)
             object.add("inode", file.stamp?.identity?.inode)
+            object.add("partFilename", file.partFilename)
         }
     }
 

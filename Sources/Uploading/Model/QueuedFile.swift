@@ -11,15 +11,21 @@ public struct QueuedFile: Sendable, Hashable, Codable {
     public var path: String
     /// Its stamp when queued; nil when it could not be examined then (missing, say).
     public var stamp: FileStamp?
+    /// The filename its part is sent with when not the path's last component: a folder's file
+    /// carries its path relative to the folder's parent (`photos/2024/a.jpg`), as browsers send
+    /// a folder pick.
+    public var partFilename: String?
 
     /// Creates a queued file from a recorded stamp.
     ///
     /// - Parameters:
     ///   - path: The file's path.
     ///   - stamp: Its stamp when queued, nil when unknown.
-    public init(path: String, stamp: FileStamp?) {
+    ///   - partFilename: The filename its part is sent with, nil for the path's last component.
+    public init(path: String, stamp: FileStamp?, partFilename: String? = nil) {
         self.path = path
         self.stamp = stamp
+        self.partFilename = partFilename
     }
 
     /// Creates a queued file from a recorded size and modification time, without its identity
@@ -29,11 +35,12 @@ public struct QueuedFile: Sendable, Hashable, Codable {
     ///   - path: The file's path.
     ///   - size: Its size when queued.
     ///   - modificationTimeNanoseconds: Its modification time when queued.
-    public init(path: String, size: Int64?, modificationTimeNanoseconds: Int64?) {
+    ///   - partFilename: The filename its part is sent with, nil for the path's last component.
+    public init(path: String, size: Int64?, modificationTimeNanoseconds: Int64?, partFilename: String? = nil) {
         let stamp = size.flatMap { size in
             modificationTimeNanoseconds.map { FileStamp(size: size, modificationTimeNanoseconds: $0) }
         }
-        self.init(path: path, stamp: stamp)
+        self.init(path: path, stamp: stamp, partFilename: partFilename)
     }
 
     /// Its size in bytes when queued; nil when unknown.
@@ -56,9 +63,9 @@ public struct QueuedFile: Sendable, Hashable, Codable {
 
     /// The file as it is now, re-captured.
     ///
-    /// - Returns: A copy with the current stamp.
+    /// - Returns: A copy with the current stamp (and the same part filename).
     public func recaptured() -> QueuedFile {
-        QueuedFile.capture(path: path)
+        QueuedFile(path: path, stamp: QueuedFile.regularFileStamp(of: path), partFilename: partFilename)
     }
 
     /// Whether the file now differs from when it was queued (``FileStamp/change(to:)``).
@@ -88,9 +95,10 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         return stamp
     }
 
-    // The journal's shape: the stamp's members beside the path (`JournalJSON.files`).
+    // The journal's shape: the stamp's members beside the path (`JournalJSON.files`); rows
+    // written before part filenames have none.
     private enum CodingKeys: String, CodingKey {
-        case path, size, modificationTimeNanoseconds, device, inode
+        case path, size, modificationTimeNanoseconds, device, inode, partFilename
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,7 +108,8 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         let time = try container.decodeIfPresent(Int64.self, forKey: .modificationTimeNanoseconds)
         let device = try container.decodeIfPresent(UInt64.self, forKey: .device)
         let inode = try container.decodeIfPresent(UInt64.self, forKey: .inode)
-        self.init(path: path, size: size, modificationTimeNanoseconds: time)
+        let partFilename = try container.decodeIfPresent(String.self, forKey: .partFilename)
+        self.init(path: path, size: size, modificationTimeNanoseconds: time, partFilename: partFilename)
         if let device, let inode { stamp?.identity = FileIdentity(device: device, inode: inode) }
     }
 
@@ -111,5 +120,6 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         try container.encodeIfPresent(stamp?.modificationTimeNanoseconds, forKey: .modificationTimeNanoseconds)
         try container.encodeIfPresent(stamp?.identity?.device, forKey: .device)
         try container.encodeIfPresent(stamp?.identity?.inode, forKey: .inode)
+        try container.encodeIfPresent(partFilename, forKey: .partFilename)
     }
 }

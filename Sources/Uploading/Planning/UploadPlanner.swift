@@ -44,9 +44,14 @@ public struct UploadPlanner: Sendable {
     ///   - files: File paths; their size and modification time are recorded now.
     ///   - bundle: Whether all files go in one request.
     ///   - template: The shared request (``template()``).
+    ///   - partFilenames: The filename a file's part is sent with, by path, where it is not the
+    ///     path's last component (a folder's file: ``QueuedFile/partFilename``).
     /// - Returns: One spec per file, or one for all (or one for the `-F` parts alone).
-    public static func jobs(for files: [String], bundle: Bool, template: UploadJobSpec) -> [UploadJobSpec] {
-        bundle || files.isEmpty ? [bundledJob(for: files, template: template)] : jobs(for: files, template: template)
+    public static func jobs(for files: [String], bundle: Bool, template: UploadJobSpec,
+                            partFilenames: [String: String] = [:]) -> [UploadJobSpec] {
+        bundle || files.isEmpty
+            ? [template.replacingFiles(files.map { capture($0, partFilenames: partFilenames) })]
+            : jobs(for: files, template: template, partFilenames: partFilenames)
     }
 
     /// The request every job of this plan shares, without files: URL, method, headers and the
@@ -81,18 +86,18 @@ public struct UploadPlanner: Sendable {
     /// - Parameters:
     ///   - files: File paths.
     ///   - template: The shared request (``template()``).
+    ///   - partFilenames: The filename a file's part is sent with, by path, where it is not the
+    ///     path's last component.
     /// - Returns: The specs, in order.
-    public static func jobs(for files: some Sequence<String>, template: UploadJobSpec) -> [UploadJobSpec] {
-        files.map { template.replacingFiles([QueuedFile.capture(path: $0)]) }
+    public static func jobs(for files: some Sequence<String>, template: UploadJobSpec,
+                            partFilenames: [String: String] = [:]) -> [UploadJobSpec] {
+        files.map { template.replacingFiles([capture($0, partFilenames: partFilenames)]) }
     }
 
-    /// One job for all the files (none: the `-F` parts alone), made from `template`.
-    ///
-    /// - Parameters:
-    ///   - files: File paths, recorded now.
-    ///   - template: The shared request (``template()``).
-    /// - Returns: The spec.
-    private static func bundledJob(for files: [String], template: UploadJobSpec) -> UploadJobSpec {
-        template.replacingFiles(files.map(QueuedFile.capture(path:)))
+    /// A file recorded now, with its part filename if it has one.
+    private static func capture(_ path: String, partFilenames: [String: String]) -> QueuedFile {
+        var file = QueuedFile.capture(path: path)
+        file.partFilename = partFilenames[path]
+        return file
     }
 }

@@ -31,6 +31,15 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Send all files in one request, one part per file under --field.")
     var bundle = false
 
+    @Flag(name: [.customShort("r"), .long], help: ArgumentHelp(
+        "Send every file under a FILE that is a folder, each part's filename its path from the folder's parent "
+            + "(photos/2024/a.jpg for photos), as a browser's folder pick does. Links to files are followed, links to "
+            + "folders are not (no cycles); hidden files and folders are skipped unless --hidden. Without -r a folder is an error."))
+    var recursive = false
+
+    @Flag(name: .long, help: "With -r, also send hidden files and folders (names starting with '.').")
+    var hidden = false
+
     @Flag(name: .long, help: "Write events as JSON Lines on standard output.")
     var json = false
 
@@ -119,6 +128,7 @@ struct Send: AsyncParsableCommand {
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !noChecksum || tus else { throw ValidationError("--no-checksum applies to --tus uploads only") }
+        guard recursive || !hidden else { throw ValidationError("--hidden applies to -r only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
         try validatePresignedPost()
         guard !printCurl || !(dryRun || resume || tus) else {
@@ -128,6 +138,13 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let folders = recursive ? FolderArguments(expanding: self.files, includesHidden: hidden) : nil
+        folders?.warnings.forEach { StandardStream.error.writeLineIgnoringFailure($0) }
+        let files = folders?.files ?? self.files
+        let partFilenames = folders?.partFilenames ?? [:]
+        guard !files.isEmpty || formOptions.hasFormParts || resume else {
+            throw ValidationError("nothing to send: the folders hold no files")
+        }
         let source = try requestSource()
         let planner = UploadPlanner(
             url: source.url, method: method.uppercased(), headers: try formOptions.headerFields(),
@@ -157,7 +174,7 @@ struct Send: AsyncParsableCommand {
             var transport = HTTPTransport.Configuration()
             transport.maximumConnectionsPerHost = max(transport.maximumConnectionsPerHost, formOptions.concurrency)
             let runner = SendRunner(configuration: configuration, transportConfiguration: transport, json: json, resume: resume,
-                                    responseField: responseField)
+                                    responseField: responseField, partFilenames: partFilenames)
             let summary = try await runner.run(files: files, bundle: bundle, template: template)
             if summary.failed > 0 || summary.cancelled > 0 { throw ExitCode.failure }
             return
@@ -171,7 +188,7 @@ struct Send: AsyncParsableCommand {
                     "ferry: secret values are written as \(CurlCommand.mask); --show-secrets writes them as they are")
             }
         }
-        for job in template.map({ UploadPlanner.jobs(for: files, bundle: bundle, template: $0) }) ?? [] {
+        for job in template.map({ UploadPlanner.jobs(for: files, bundle: bundle, template: $0, partFilenames: partFilenames) }) ?? [] {
             do {
                 if printCurl {
                     _ = try FormBuilder().message(for: job)  // the same checks as sending: a missing file is named

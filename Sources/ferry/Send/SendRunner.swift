@@ -36,6 +36,8 @@ struct SendRunner {
     /// Where a JSON answer holds the link to what was uploaded (`--response-field`); nil for
     /// ``ResponseLink/keys``.
     var responseField: JSONPointer?
+    /// The filename each file found in a folder (`-r`) is sent with, by path.
+    var partFilenames: [String: String] = [:]
 
     /// Runs the jobs for `files`.
     ///
@@ -143,7 +145,7 @@ struct SendRunner {
                          into manager: UploadManager) throws(UploadError) {
         guard !bundle, !files.isEmpty else {
             do {
-                try manager.enqueue(UploadPlanner.jobs(for: files, bundle: bundle, template: template))
+                try manager.enqueue(UploadPlanner.jobs(for: files, bundle: bundle, template: template, partFilenames: partFilenames))
             } catch {
                 if case .journalFailed = error { nameUnqueued(files[...]) }
                 throw error
@@ -155,7 +157,8 @@ struct SendRunner {
         while start < files.count {
             let end = min(files.count, start + size)
             do {
-                try manager.enqueue(UploadPlanner.jobs(for: files[start..<end], template: template))
+                try manager.enqueue(UploadPlanner.jobs(for: files[start..<end], template: template,
+                                                        partFilenames: partFilenames))
             } catch {
                 if case .journalFailed = error { nameUnqueued(files[start...]) }
                 throw error

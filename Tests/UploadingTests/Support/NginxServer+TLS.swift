@@ -1,3 +1,5 @@
+import TestSupport
+
 extension NginxServer {
     /// nginx with TLS for 127.0.0.1 and localhost (a certificate from an authority made for the
     /// test), answering 200 "stored" to every request.

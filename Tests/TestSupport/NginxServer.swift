@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -9,16 +8,16 @@ import Glibc
 /// 127.0.0.1, in a temporary prefix of its own, with the `server` block the test gives. Its
 /// access log records each request's method, URI, status and the headers the test asks about,
 /// or what the test's own log format says.
-final class NginxServer {
+public final class NginxServer {
     /// Where `nginx` is, if it is installed.
-    static let executable: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+    public static let executable: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
     /// The port nginx listens on.
-    let port: Int
+    public let port: Int
     /// The prefix directory: configuration, logs, and whatever the test puts there.
-    let directory: TemporaryDirectory
+    public let directory: TemporaryDirectory
     private let process: Process
 
     /// Starts nginx and waits until it accepts connections.
@@ -33,7 +32,7 @@ final class NginxServer {
     ///   - http: Lines for the `http { }` block, outside the server.
     ///   - logFormat: The access log's format (nginx variables); nil for the one `accessLog`
     ///     describes.
-    init(directory: TemporaryDirectory? = nil, listenParameters: String = "", http: String = "",
+    public init(directory: TemporaryDirectory? = nil, listenParameters: String = "", http: String = "",
          logFormat: String? = nil, server: String) throws {
         guard let nginx = Self.executable else { throw TestFailure("nginx is not installed (Debian: nginx-light)") }
         let directory = directory ?? TemporaryDirectory()
@@ -88,13 +87,13 @@ final class NginxServer {
 
     /// The access log's lines: `METHOD URI STATUS CONTENT-LENGTH "AUTHORIZATION" "X-FERRY"`, or
     /// as the test's log format says.
-    var accessLog: [String] {
+    public var accessLog: [String] {
         let text = (try? String(contentsOfFile: directory.path("logs/access.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 
     /// Stops nginx (SIGKILL: a child of the test process inherits its blocked signals).
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

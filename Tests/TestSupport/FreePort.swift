@@ -1,13 +1,11 @@
-import TestSupport
-
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Ports on 127.0.0.1 for servers the tests start.
-enum FreePort {
+public enum FreePort {
     /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
-    static func find() throws -> Int {
+    public static func find() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
@@ -29,7 +27,7 @@ enum FreePort {
     ///   - port: The port.
     ///   - running: Whether the server is still running (the wait ends early when it is not).
     /// - Returns: Whether a connection was accepted.
-    static func waitUntilListening(port: Int, while running: () -> Bool) -> Bool {
+    public static func waitUntilListening(port: Int, while running: () -> Bool) -> Bool {
         for _ in 0..<100 where running() {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()

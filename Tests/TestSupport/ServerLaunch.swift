@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Starts a server program the tests use and waits until it listens.
-enum ServerLaunch {
+public enum ServerLaunch {
     /// Runs `executable` with `arguments` (output discarded) and waits up to 5 s until something
     /// accepts connections on `port` of 127.0.0.1.
     ///
@@ -17,7 +17,7 @@ enum ServerLaunch {
     ///   with SIGKILL (a child of the test process inherits its blocked signals, so a SIGTERM
     ///   could leave it running) and waited for.
     /// - Throws: When the program cannot be started at all.
-    static func start(_ executable: String, arguments: [String], port: Int) throws -> Process? {
+    public static func start(_ executable: String, arguments: [String], port: Int) throws -> Process? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
