@@ -29,11 +29,17 @@ final class RecordingHTTPServer: Sendable {
     }
 
     static let script = """
-    import itertools, json, os, sys
+    import itertools, json, os, sys, threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     sys.path.insert(0, sys.argv[2])
     from parse_multipart import boundary_of, with_werkzeug
     counter = itertools.count()
+    output = threading.Lock()
+    def say(line):
+        # One write per line under a lock: print's pieces from two threads could interleave.
+        with output:
+            sys.stdout.write(line + "\\n")
+            sys.stdout.flush()
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         def do_POST(self):
@@ -41,20 +47,22 @@ final class RecordingHTTPServer: Sendable {
             body = self.rfile.read(int(self.headers["Content-Length"]))
             parts = with_werkzeug(body, boundary_of(self.headers["Content-Type"]))
             record = {"method": self.command, "path": self.path, "headers": [[k, v] for k, v in self.headers.items()], "parts": parts}
-            with open(os.path.join(sys.argv[1], f"{number}.json"), "w") as f:
+            path = os.path.join(sys.argv[1], f"{number}.json")
+            with open(path + ".part", "w") as f:
                 json.dump(record, f)
+            os.replace(path + ".part", path)  # a reader never sees half a record
             answer = json.dumps({"url": f"http://top.example/{number}", "data": {"url": f"http://files.example/{number}"}}).encode()
             self.send_response(201)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
             self.wfile.write(answer)
-            print("REQ", number, flush=True)
+            say(f"REQ {number}")
         do_PUT = do_POST
         def log_message(self, *args):
             pass
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print("PORT", server.server_address[1], flush=True)
+    say(f"PORT {server.server_address[1]}")
     server.serve_forever()
     """
 
