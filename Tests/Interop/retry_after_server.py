@@ -13,6 +13,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 RETRY_AFTER = sys.argv[1] if len(sys.argv) > 1 else "2"
 lock = threading.Lock()
 answered = {"count": 0}
+output = threading.Lock()
+
+
+def say(line):
+    """One write per line under a lock: print's pieces from two threads could interleave, and two
+    requests arriving together would read as one line."""
+    with output:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -22,7 +31,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_POST(self):
-        print("REQUEST %.3f" % time.monotonic(), flush=True)
+        say("REQUEST %.3f" % time.monotonic())
         length = int(self.headers.get("Content-Length", "0"))
         while length > 0:
             chunk = self.rfile.read(min(length, 65536))
@@ -41,9 +50,9 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
         self.wfile.flush()
-        print("ANSWERED %d %.3f" % (status, time.monotonic()), flush=True)
+        say("ANSWERED %d %.3f" % (status, time.monotonic()))
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print("PORT %d" % server.server_address[1], flush=True)
+say("PORT %d" % server.server_address[1])
 server.serve_forever()
