@@ -30,8 +30,11 @@ struct TusSendCommandTests {
     static func killPastFortyPercent(_ file: String, server: SpawnedReceiver, state: String) async throws -> Int {
         let first = try FerryProcess(["send", "--json", "--tus", "--chunk-size", "256K", "--retry", "0",
                                       "--url", server.baseURL + "/files/", "-F", "note=über", file], stateHome: state)
-        let past = try await first.wait(upTo: .seconds(60)) { (Self.lastOffset($0) ?? 0) > Self.size * 2 / 5 }
-        first.signal(SIGKILL)
+        // Killed by the watching thread the moment the offset is past 40 %.
+        let past = await ThreadPoll.act(within: .seconds(60), when: { (Self.lastOffset(first) ?? 0) > Self.size * 2 / 5 }) {
+            first.signal(SIGKILL)
+        }
+        if !past { first.signal(SIGKILL) }
         _ = try await first.exitStatus()
         #expect(past, "never past 40 %: \(first.outputLines.suffix(3)) \(first.errorText)")
         let offset = try #require(Self.lastOffset(first))
