@@ -63,12 +63,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: "Read request bodies at most this fast, bytes a second (e.g. 512K, 20M): to watch or interrupt an upload half-way. Default: no limit.",
-        transform: { text in
-            guard let bytes = ByteCount.parse(text), bytes > 0 else {
-                throw ValidationError("--throttle must be a positive byte count a second such as 512K or 20M, got '\(text)'.")
-            }
-            return bytes
-        })
+        transform: PositiveByteCount.transform("--throttle", "a positive byte count a second such as 512K or 20M"))
     var throttle: Int64?
 
     @Option(help: "Seconds a request head may take (408 after). Default 20.", transform: Serve.seconds)

@@ -3,7 +3,6 @@ import FerryHeadless
 import Foundation
 import HTTPUploadTransport
 import Multipart
-import Receiver
 import Uploading
 
 /// `ferry send`: the upload engine without the interface, with curl-like options.
@@ -61,12 +60,7 @@ struct Send: AsyncParsableCommand {
     @Option(
         name: .long,
         help: "With --tus, the most bytes one request carries (e.g. 512K, 8M). Default 4M.",
-        transform: { text in
-            guard let bytes = ByteCount.parse(text), bytes > 0 else {
-                throw ValidationError("--chunk-size must be a positive byte count such as 512K or 8M, got '\(text)'.")
-            }
-            return bytes
-        })
+        transform: PositiveByteCount.transform("--chunk-size", "a positive byte count such as 512K or 8M"))
     var chunkSize: Int64?
 
     @Option(name: .customLong("presigned-post"), help: ArgumentHelp(
