@@ -1,3 +1,5 @@
+import Foundation
+
 extension ProfileError {
     /// The error with the line of its key in `text` added to its file (`path:LINE`), as compilers
     /// and editors write a place, where the key stands on a line of its own under its profile's
@@ -26,11 +28,11 @@ extension ProfileError {
     /// The 1-based line where `key` is set in `profile`'s table (nil: at the top level, where
     /// a table of that name counts too).
     private static func line(of key: String, profile: String?, in text: String) -> Int? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " \t\r") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         var inProfile = profile == nil
         for (index, line) in lines.enumerated() {
             if line.hasPrefix("[") {
-                let name = line.trimmingCharacters(in: "[] \t").replacingOccurrences(of: "\"", with: "")
+                let name = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t")).replacingOccurrences(of: "\"", with: "")
                 if profile == nil, name == key || name.hasPrefix(key + ".") { return index + 1 }
                 inProfile = profile.map { name == "profiles.\($0)" } ?? false
                 continue
@@ -40,12 +42,5 @@ extension ProfileError {
             if rest.hasPrefix("=") { return index + 1 }
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    /// The text without the characters of `set` at either end.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }
