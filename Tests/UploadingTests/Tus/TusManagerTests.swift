@@ -2,6 +2,7 @@ import Foundation
 import HTTPUploadTransport
 import Multipart
 import TestSupport
+import Synchronization
 import Testing
 import Uploading
 
@@ -19,13 +20,17 @@ struct TusManagerTests {
                       tus: TusJobOptions(chunkSize: 64 * 1024))
     }
 
-    /// Waits until the job's upload exists and has at least 128 KiB confirmed.
-    static func waitForProgress(_ manager: UploadManager, _ id: UploadJobID) async throws -> TusCheckpoint? {
-        for _ in 0..<500 {
-            if let tus = manager.job(id)?.tus, tus.uploadURL != nil, tus.offset >= 128 * 1024 { return tus }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
+    /// Runs `action` the moment the job's upload exists and has at least 128 KiB confirmed, on a
+    /// watching thread (a cooperative thread can be held by other tests for longer than the
+    /// upload lasts); returns the checkpoint then, nil if that never came.
+    static func whenConfirmed(_ manager: UploadManager, _ id: UploadJobID, _ action: @escaping () -> Void) async -> TusCheckpoint? {
+        let seen = Mutex<TusCheckpoint?>(nil)
+        _ = await ThreadPoll.act(within: .seconds(10), when: {
+            guard let tus = manager.job(id)?.tus, tus.uploadURL != nil, tus.offset >= 128 * 1024 else { return false }
+            seen.withLock { $0 = tus }
+            return true
+        }, action)
+        return seen.withLock { $0 }
     }
 
     @Test("cancelling a tus job sends DELETE to its upload, which the server removes")
@@ -37,8 +42,7 @@ struct TusManagerTests {
         let transport = HTTPTransport()
         let manager = UploadManager(configuration: .init(), transport: transport)
         let id = try manager.enqueue(Self.spec(path, server: server))
-        let checkpoint = try #require(try await Self.waitForProgress(manager, id))
-        manager.cancel(id)
+        let checkpoint = try #require(await Self.whenConfirmed(manager, id) { manager.cancel(id) })
         // The server may answer 423 while it still drains the cut PATCH; the DELETE is asked again.
         var deleted: [String: Any]?
         for _ in 0..<1_000 where deleted == nil {
@@ -62,9 +66,10 @@ struct TusManagerTests {
         let transport = HTTPTransport()
         let manager = UploadManager(configuration: .init(), transport: transport)
         let id = try manager.enqueue(Self.spec(path, server: server))
-        let checkpoint = try #require(try await Self.waitForProgress(manager, id))
-        manager.pause()
-        manager.stop()
+        let checkpoint = try #require(await Self.whenConfirmed(manager, id) {
+            manager.pause()
+            manager.stop()
+        })
         try await Task.sleep(for: .milliseconds(300))
         #expect(!server.logLines.contains { $0["method"] as? String == "DELETE" })
         #expect(manager.job(id)?.state == .queued)
