@@ -36,22 +36,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // No default traits: `FullFoundation` would link all of Foundation (and ICU) into `ferry`,
+        // `ConfigurationSupport` swift-configuration; Ferry uses neither.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     ],
     targets: [
-        // Data shipped with Ferry: the MIME table and the demo's sample files.
-        .target(
-            name: "FerryResources",
-            path: "Resources",
-            exclude: [],
-            resources: [.copy("mime.types"), .copy("samples")]
-        ),
+        // What Ferry ships besides its code: the MIME table (compiled in) and where the demo's
+        // sample files are. Not SwiftPM resources: their accessor needs Foundation's `Bundle`.
+        .target(name: "FerryResources", path: "Resources", exclude: ["samples"]),
         // RFC 7578 multipart/form-data as a stream of chunks. No terminal, no network.
         .target(name: "Multipart", dependencies: ["FerryResources"]),
         // The upload queue, its state machine, the journal, request building and the

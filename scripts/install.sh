@@ -9,8 +9,7 @@
 #   PREFIX/share/bash-completion/completions/ferry    completions, from
 #   PREFIX/share/zsh/site-functions/_ferry            `ferry --generate-completion-script SHELL`
 #   PREFIX/share/fish/vendor_completions.d/ferry.fish
-#   PREFIX/share/ferry/*.resources                    the MIME table and samples (linked from bin/,
-#                                                     where SwiftPM's Bundle.module looks)
+#   PREFIX/share/ferry/samples                        the demo's sample files (`ferry --demo`)
 #
 # Running it again replaces all of these. Environment:
 #   FERRY_INSTALL_CONFIGURATION=debug   install the debug build instead of the release build (the
@@ -125,20 +124,19 @@ install -m 644 "$work/ferry.bash" "$prefix/share/bash-completion/completions/fer
 install -m 644 "$work/_ferry" "$prefix/share/zsh/site-functions/_ferry"
 install -m 644 "$work/ferry.fish" "$prefix/share/fish/vendor_completions.d/ferry.fish"
 
-# 4. The resource bundles (the MIME table, the demo's samples): SwiftPM's `Bundle.module` looks for
-# them beside the executable, else in the build folder, and stops the program when neither is there.
-# They go to PREFIX/share/ferry, with a link beside the binary.
-mkdir -p "$prefix/share/ferry"
-for bundle in "$bin_dir"/*.resources; do
-    [ -d "$bundle" ] || continue
-    name="$(basename "$bundle")"
-    rm -rf "$prefix/share/ferry/$name.new"
-    cp -R "$bundle" "$prefix/share/ferry/$name.new"
-    rm -rf "$prefix/share/ferry/$name"
-    mv "$prefix/share/ferry/$name.new" "$prefix/share/ferry/$name"
-    chmod -R u+rwX,go+rX,go-w "$prefix/share/ferry/$name"
-    ln -sfn "../share/ferry/$name" "$prefix/bin/$name"
+# 4. The demo's sample files (`ferry --demo` opens the browser on them): ferry looks for them in
+# PREFIX/share/ferry/samples, beside its bin/. The MIME table is compiled in. Resource bundles and
+# their links left by an earlier install (when SwiftPM's Bundle looked beside the binary) go.
+for old in "$prefix/bin"/Ferry_*.resources "$prefix/share/ferry"/Ferry_*.resources; do
+    [ -e "$old" ] || [ -L "$old" ] || continue
+    rm -rf "$old"
 done
+mkdir -p "$prefix/share/ferry"
+rm -rf "$prefix/share/ferry/samples.new"
+cp -R "$root/Resources/samples" "$prefix/share/ferry/samples.new"
+rm -rf "$prefix/share/ferry/samples"
+mv "$prefix/share/ferry/samples.new" "$prefix/share/ferry/samples"
+chmod -R u+rwX,go+rX,go-w "$prefix/share/ferry/samples"
 
 # 5. The binary last, by rename: a running ferry keeps its old file, and a failed run above leaves
 # the old install whole.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HeaderField {
     /// Parses a header line as given to curl's `-H`: `Name: value`.
@@ -11,7 +11,7 @@ extension HeaderField {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let name = line[..<colon]
         guard !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" }) else { return nil }
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingWhitespace()
         return HeaderField(name: String(name), value: value)
     }
 }

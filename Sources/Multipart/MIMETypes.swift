@@ -1,9 +1,9 @@
 import FerryResources
-import Foundation
+import FoundationEssentials
 
 /// Content types by filename extension.
 ///
-/// Ferry's own table (shipped in `Resources/mime.types`) is consulted first, so a type does not
+/// Ferry's own table (compiled in from `Resources/BundledMIMETable.swift`) is consulted first, so a type does not
 /// change from one machine to the next; `/etc/mime.types`, where present, adds the extensions
 /// Ferry's table does not list. Lookups are case-insensitive.
 public struct MIMETypes: Sendable {
@@ -12,10 +12,7 @@ public struct MIMETypes: Sendable {
 
     /// Ferry's table merged with `/etc/mime.types`, loaded once.
     public static let standard: MIMETypes = {
-        var table = MIMETypes(text: "")
-        if let url = BundledResources.mimeTypesURL, let text = try? String(contentsOf: url, encoding: .utf8) {
-            table.merge(MIMETypes(text: text))
-        }
+        var table = MIMETypes(text: BundledResources.mimeTypes)
         if let text = try? String(contentsOfFile: "/etc/mime.types", encoding: .utf8) {
             table.merge(MIMETypes(text: text))
         }

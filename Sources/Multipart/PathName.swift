@@ -14,6 +14,32 @@ public enum PathName {
         return String(path[start..<end])
     }
 
+    /// The folder a path names its last component in (what `NSString`'s
+    /// `deletingLastPathComponent` gives).
+    ///
+    /// - Parameter path: A path such as `/a/b/c.txt`.
+    /// - Returns: `/a/b`; `/` for `/c.txt`; an empty string for `c.txt`; trailing slashes are
+    ///   ignored.
+    public static func parent(of path: String) -> String {
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard let last = bytes.lastIndex(where: { $0 != slash }) else { return path.isEmpty ? "" : "/" }
+        guard let separator = bytes[..<last].lastIndex(of: slash) else { return "" }
+        guard let end = bytes[...separator].lastIndex(where: { $0 != slash }) else { return "/" }
+        return String(path[...end])
+    }
+
+    /// `component` appended to `folder` with one `/` between them.
+    ///
+    /// - Parameters:
+    ///   - folder: A folder's path (an empty one gives `component` alone).
+    ///   - component: A name or relative path.
+    /// - Returns: `folder/component`.
+    public static func joined(_ folder: String, _ component: String) -> String {
+        guard !folder.isEmpty else { return component }
+        return folder.hasSuffix("/") ? folder + component : folder + "/" + component
+    }
+
     /// The extension of a filename, lowercased, without the dot; nil if there is none.
     ///
     /// - Parameter filename: A filename such as `Photo.JPG`.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Checks a request's `Authorization` header against the receiver's token.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// Builds the JSON responses and log lines of the receiver, with stable key order.

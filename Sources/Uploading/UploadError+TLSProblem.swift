@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension UploadError {
     /// Why a TLS handshake failed, in the terms a user can act on. `Codable` (the journal stores

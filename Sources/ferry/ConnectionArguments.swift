@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Uploading
 
 /// How requests reach the server, with curl's options: trust, client certificate, proxy,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryHeadless
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `ferry` command: the interactive interface by default, `send` and `serve` as subcommands.
 @main
@@ -43,7 +44,7 @@ struct Ferry: AsyncParsableCommand {
             StandardStream.error.writeLineIgnoringFailure(
                 "Error: Unknown option '\(option)'." + (meant.map { " Did you mean '\($0)'?" } ?? "")
                     + "\n  See 'ferry send --help' for more information.")
-            Foundation.exit(2)
+            Glibc.exit(2)
         }
         do {
             let sendFiles = SendFileArguments(arguments)
@@ -70,7 +71,7 @@ struct Ferry: AsyncParsableCommand {
                     StandardStream.error.writeLineIgnoringFailure(message)
                 }
             }
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
 }

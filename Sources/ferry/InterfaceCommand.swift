@@ -3,7 +3,9 @@ import FerryApp
 import FerryHeadless
 import FerryResources
 import FerryRuntime
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import HTTPUploadTransport
 import Multipart
 import NcursesBackend
@@ -53,7 +55,7 @@ struct Interface: AsyncParsableCommand {
             let server = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: uploads))
             receiver = server
             settings.url = server.baseURL + "/upload"
-            folder = BundledResources.samplesDirectory?.path ?? folder
+            folder = BundledResources.samplesDirectory ?? folder
             notice = "demo: receiver at \(server.baseURL), saving into \(uploads)"
         }
         let transport = HTTPTransport()
@@ -80,7 +82,7 @@ struct Interface: AsyncParsableCommand {
     private static func end(by signal: Int32) -> Never {
         Glibc.signal(signal, SIG_DFL)
         raise(signal)
-        Foundation.exit(128 + signal)
+        Glibc.exit(128 + signal)
     }
 
     /// What the loop starts with.
@@ -98,7 +100,7 @@ struct Interface: AsyncParsableCommand {
     private static func runOnOwnThread(start: State, manager: UploadManager, journal: UploadJournal?,
                                        inbox: EventInbox) async -> Result<Int32?, any Error> {
         await withCheckedContinuation { continuation in
-            let thread = Thread {
+            DedicatedThread.start {
                 let result = Result<Int32?, any Error> {
                     try withTerminal(defersTermination: true) { terminal in
                         let home = ProcessInfo.processInfo.environment["HOME"] ?? "/"
@@ -114,8 +116,6 @@ struct Interface: AsyncParsableCommand {
                 }
                 continuation.resume(returning: result)
             }
-            thread.name = "ferry.interface.loop"
-            thread.start()
         }
     }
 

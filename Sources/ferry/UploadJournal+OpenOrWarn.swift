@@ -1,5 +1,6 @@
 import FerryHeadless
-import Foundation
+import FoundationEssentials
+import Glibc
 import Uploading
 
 extension UploadJournal {

@@ -11,6 +11,38 @@ struct NameHelperTests {
         #expect(PathName.lastComponent(of: path) == expected)
     }
 
+    @Test("the folder of a path, as NSString's deletingLastPathComponent gives it", arguments: [
+        ("/a/b/c.txt", "/a/b"), ("/a/b/", "/a"), ("/a//b", "/a"), ("/c.txt", "/"), ("//c", "/"), ("c.txt", ""),
+        ("/", "/"), ("", ""), ("rel/x", "rel"), ("/é/ü.txt", "/é"),
+    ])
+    func parent(path: String, expected: String) {
+        #expect(PathName.parent(of: path) == expected)
+    }
+
+    @Test("a component joined to a folder with one slash", arguments: [
+        ("/a", "b", "/a/b"), ("/a/", "b", "/a/b"), ("", "b", "b"), ("/", "b", "/b"), ("/a", "b/c.db", "/a/b/c.db"),
+    ])
+    func joined(folder: String, component: String, expected: String) {
+        #expect(PathName.joined(folder, component) == expected)
+    }
+
+    @Test("bytes as lowercase hexadecimal, two digits each")
+    func hex() {
+        #expect([UInt8]().lowercaseHex == "")
+        #expect([0x00, 0x0f, 0xa0, 0xff].lowercaseHex == "000fa0ff")
+        #expect(Array(0...255).map(UInt8.init).lowercaseHex.count == 512)
+    }
+
+    @Test("trimming whitespace keeps line breaks; trimming both drops them; inner text stays")
+    func trimming() {
+        #expect(" \t a b\t ".trimmingWhitespace() == "a b")
+        #expect("\u{00A0}\u{2003}x\u{3000}".trimmingWhitespace() == "x")
+        #expect("\n a \n".trimmingWhitespace() == "\n a \n")
+        #expect("\r\n a \n\u{2028}".trimmingWhitespaceAndNewlines() == "a")
+        #expect("   ".trimmingWhitespace() == "")
+        #expect("[x]".trimming { "[]".contains($0) } == "x")
+    }
+
     @Test("header names compare without regard to ASCII case, and only so")
     func namesEqual() {
         #expect(HTTPToken.namesEqual("Retry-After", "retry-after"))

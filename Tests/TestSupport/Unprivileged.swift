@@ -32,8 +32,7 @@ public enum Unprivileged {
     }
 
     /// A path to `binary` that the ordinary user can run: `binary` itself when every folder above
-    /// it lets others through, else a copy (with the resource bundles beside it, which SwiftPM
-    /// looks for next to the executable) in a folder of the temporary directory that others may
+    /// it lets others through, else a copy in a folder of the temporary directory that others may
     /// read, made once per test process. A clone under `/root` is closed to other users.
     ///
     /// - Parameter binary: The built binary.
@@ -44,16 +43,12 @@ public enum Unprivileged {
         return try copies.withLock { copies in
             if let copy = copies[binary] { return copy }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-binary-\(getpid())-\(copies.count)").path
-            let source = URL(fileURLWithPath: binary).deletingLastPathComponent()
             removeCopiesOfEndedRuns()
             do {
                 try? FileManager.default.removeItem(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 let copy = folder + "/" + URL(fileURLWithPath: binary).lastPathComponent
                 try FileManager.default.copyItem(atPath: binary, toPath: copy)
-                for bundle in try FileManager.default.contentsOfDirectory(atPath: source.path) where bundle.hasSuffix(".resources") {
-                    try FileManager.default.copyItem(atPath: source.path + "/" + bundle, toPath: folder + "/" + bundle)
-                }
                 chmodTree(folder)
                 copies[binary] = copy
                 return copy

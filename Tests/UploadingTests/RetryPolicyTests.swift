@@ -79,6 +79,24 @@ struct RetryPolicyTests {
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:00 GMT", now: Date(timeIntervalSince1970: 800_000_000)) == .zero)
     }
 
+    @Test("HTTP-dates: real days only, leap years, two-digit years, any case; anything else is none")
+    func httpDates() {
+        func seconds(_ text: String) -> Double? { HTTPDate.parse(text)?.timeIntervalSince1970 }
+        #expect(seconds("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        #expect(seconds("Tue, 29 Feb 2000 23:59:59 GMT") == 951_868_799)
+        #expect(seconds("thu, 31 dec 2099 00:00:00 gmt") == 4_102_358_400)
+        #expect(seconds("Wednesday, 01-Jan-31 00:00:00 GMT") == 1_924_992_000)  // 2031: within 50 years
+        #expect(seconds("Thursday, 01-Jan-70 00:00:00 GMT") == 0)
+        #expect(seconds("Thu Jan  1 00:00:00 1970") == 0)
+        #expect(seconds("Thu Jan 01 00:00:00 1970") == 0)
+        for bad in ["Mon, 29 Feb 2100 00:00:00 GMT", "Sun, 31 Apr 2024 00:00:00 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+                    "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+                    "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+                    "06 Nov 1994 08:49:37 GMT", ""] {
+            #expect(HTTPDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("a response's Retry-After header is found case-insensitively")
     func responseHeader() {
         let response = UploadResponse(status: 503, headers: [.init(name: "retry-after", value: "7")])

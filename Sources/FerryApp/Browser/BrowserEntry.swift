@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of a directory listing, as the file browser shows it.
 public struct BrowserEntry: Hashable, Sendable {

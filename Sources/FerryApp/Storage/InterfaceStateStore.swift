@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Uploading
 
 /// What the interface remembers between runs — its form (`FormSettings`) and whether the user

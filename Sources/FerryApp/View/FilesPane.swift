@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TerminalUI
 
 /// The file browser pane: a header with the folder, filter and sort, then one row per entry.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NIOSSL
 import Uploading
 
@@ -99,7 +99,7 @@ enum TLSContextFactory {
         var found = Set<NIOSSLCertificate>()
         var certificates: [NIOSSLCertificate] = []
         for entry in entries.sorted() {
-            let file = (path as NSString).appendingPathComponent(entry)
+            let file = path.hasSuffix("/") ? path + entry : path + "/" + entry
             guard let bytes = FileManager.default.contents(atPath: file),
                   let parsed = try? NIOSSLCertificate.fromPEMBytes(Array(bytes)) else { continue }
             for certificate in parsed where found.insert(certificate).inserted {
@@ -131,11 +131,11 @@ enum TLSContextFactory {
     ///
     /// - Throws: `tlsFileUnusable` when it is missing, not a directory or unreadable.
     private static func entries(ofDirectory path: String, option: String) throws(UploadError) -> [String] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw unusable(option, path, "no such directory")
         }
-        guard isDirectory.boolValue else { throw unusable(option, path, "not a directory") }
+        guard isDirectory else { throw unusable(option, path, "not a directory") }
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
             throw unusable(option, path, "cannot be read (permission denied)")
         }
@@ -143,11 +143,11 @@ enum TLSContextFactory {
     }
 
     private static func contents(of path: String, option: String) throws(UploadError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw unusable(option, path, "no such file")
         }
-        guard !isDirectory.boolValue else { throw unusable(option, path, "is a directory, not a file") }
+        guard !isDirectory else { throw unusable(option, path, "is a directory, not a file") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw unusable(option, path, "cannot be read (permission denied)")
         }

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// An `Upload-Checksum` header of tus's checksum extension: an algorithm and the Base64 digest
 /// of one PATCH's bytes (`sha1 Kq5sNclPz7QV2+lfQIuc6R7oRu0=`).
@@ -33,7 +33,7 @@ struct TusChecksum: Sendable, Hashable {
     ///   for an algorithm other than sha1 or sha256, `invalidChecksum` (400) for anything else
     ///   malformed (no space, not Base64, a digest of the wrong length).
     init(parsing header: String) throws(ReceiverError) {
-        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
+        let parts = header.trimmingWhitespace().split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2 else {
             throw .tusRefused(reason: .invalidChecksum(detail: "expected 'ALGORITHM BASE64', got '\(header)'"))
         }

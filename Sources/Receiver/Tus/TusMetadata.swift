@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// The `Upload-Metadata` of a tus upload, as tus 1.0.0 defines it: comma-separated pairs of a
@@ -29,7 +29,7 @@ struct TusMetadata: Sendable, Hashable {
         var pairs: [Pair] = []
         var keys = Set<String>()
         for element in header.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = element.trimmingCharacters(in: .whitespaces)
+            let trimmed = element.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             let parts = trimmed.split(separator: " ", omittingEmptySubsequences: false)
             guard parts.count <= 2 else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ enum TusRequestRules {
     /// - Parameter value: The header, if sent.
     /// - Throws: ``ReceiverError/TusRefusalReason/unsupportedVersion(_:)`` unless it is `1.0.0`.
     static func checkVersion(_ value: String?) throws(ReceiverError) {
-        guard value?.trimmingCharacters(in: .whitespaces) == version else {
+        guard value?.trimmingWhitespace() == version else {
             throw .tusRefused(reason: .unsupportedVersion(value))
         }
     }
@@ -69,7 +69,7 @@ enum TusRequestRules {
     /// - Parameter text: The header value.
     /// - Returns: The number, or `nil`.
     static func decimal(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(trimmed)
     }

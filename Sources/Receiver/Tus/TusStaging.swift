@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import Multipart
 
 #if canImport(Glibc)
@@ -216,7 +216,7 @@ struct TusStaging: Sendable {
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             size += Int64(count)
         }
-        return .success((size, hasher.finalize().map { String(format: "%02x", $0) }.joined()))
+        return .success((size, hasher.finalize().lowercaseHex))
     }
 
     /// The storage error for `errno` (507 for a full disk or quota).

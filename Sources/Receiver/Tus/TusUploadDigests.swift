@@ -1,5 +1,6 @@
 import Crypto
-import Foundation
+import FoundationEssentials
+import Multipart
 import Synchronization
 
 /// The SHA-256 of each tus upload's bytes so far, kept while its PATCHes arrive in order in
@@ -51,7 +52,7 @@ final class TusUploadDigests: Sendable {
     /// - Returns: The lowercase hex SHA-256, or nil (the file is then read again).
     func finished(_ id: String, length: Int64) -> String? {
         guard let held = running.withLock({ $0.removeValue(forKey: id) }), held.offset == length else { return nil }
-        return held.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return held.hasher.finalize().lowercaseHex
     }
 
     /// Forgets an upload's digest (the upload was removed).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a tus upload's `.info` file in the staging folder holds, so an upload survives a
 /// restart of the receiver: its size, how much arrived, its metadata and when it expires.

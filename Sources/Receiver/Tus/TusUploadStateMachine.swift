@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One tus upload's life, as pure events and actions (no I/O; ``TusHandler`` carries the
 /// actions out and ``TusStaging`` holds the bytes):

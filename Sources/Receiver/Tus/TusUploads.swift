@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The tus uploads a receiver knows, by ID: each one's ``TusUploadStateMachine``.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// OSC 52, the escape sequence that asks a terminal (xterm, tmux with `set-clipboard on`, most
 /// modern emulators, through ssh too) to put text on the clipboard: `ESC ] 52 ; c ; BASE64 BEL`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// The `Authorization` header curl's credential options send: `-u user:password` (Basic, RFC

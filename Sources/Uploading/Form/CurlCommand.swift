@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// A shell command line that makes curl send what a job sends: the URL, the method, the user's

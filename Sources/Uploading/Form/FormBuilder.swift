@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// Turns a job spec into a form, and the form into a request ready for a transport.

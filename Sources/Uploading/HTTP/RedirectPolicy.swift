@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// What Ferry does with a redirect (3xx) answered to an upload, as curl does for a request whose
@@ -39,7 +39,7 @@ public enum RedirectPolicy {
     ) -> Decision? {
         guard (300...399).contains(status) else { return nil }
         let server = current.hostHeader
-        guard let location = location?.trimmingCharacters(in: .whitespaces), !location.isEmpty else {
+        guard let location = location?.trimmingWhitespace(), !location.isEmpty else {
             return .refuse(.missingLocation(server: server))
         }
         let resolved = resolve(location, against: current)

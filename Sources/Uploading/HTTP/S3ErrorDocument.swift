@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The XML error S3 and stores like it answer with (`<Error><Code>EntityTooLarge</Code>
 /// <Message>Your proposed upload exceeds the maximum allowed size</Message>…</Error>`), read so

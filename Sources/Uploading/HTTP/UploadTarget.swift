@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A checked upload URL: `http` or `https`, a host, an optional port, a path and query, and the
 /// credentials it carries (`http://user:password@host/`).
@@ -29,7 +29,7 @@ public struct UploadTarget: Sendable, Hashable, Codable, CustomStringConvertible
     ///     absolute by construction (a resolved `Location`, where `mailto:x` is not a host).
     /// - Throws: `UploadTargetError` saying what is wrong.
     public init(_ url: String, assumingHTTP: Bool = true) throws(UploadTargetError) {
-        var trimmed = url.trimmingCharacters(in: .whitespaces)
+        var trimmed = url.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .empty }
         if assumingHTTP && !trimmed.contains("://") { trimmed = "http://" + trimmed }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {

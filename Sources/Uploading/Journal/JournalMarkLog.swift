@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Multipart
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -181,11 +182,11 @@ final class JournalMarkLog: Sendable {
     ///   - excluding: A path to leave out.
     /// - Returns: Their paths.
     static func files(besideJournal journalPath: String, excluding: String?) -> [String] {
-        let directory = (journalPath as NSString).deletingLastPathComponent
-        let prefix = (journalPath as NSString).lastPathComponent + "-marks-"
+        let directory = PathName.parent(of: journalPath)
+        let prefix = PathName.lastComponent(of: journalPath) + "-marks-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { $0.hasPrefix(prefix) }
-            .map { (directory as NSString).appendingPathComponent($0) }
+            .map { PathName.joined(directory, $0) }
             .filter { $0 != excluding }
             .sorted()
     }

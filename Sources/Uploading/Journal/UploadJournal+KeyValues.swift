@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 
 /// Small values that programs keep beside the queue (the interface's form and pause), in the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 import Multipart
 import Synchronization
@@ -78,14 +78,14 @@ extension UploadJournal {
 
     /// Creates missing directories on the way to `directory` with mode `0700`.
     static func createDirectories(_ directory: String, journalPath: String) throws(UploadError) {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw .journalFailed(reason: .openFailed(path: journalPath, message: "\(directory) is not a directory"))
             }
             return
         }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = PathName.parent(of: directory)
         if !parent.isEmpty, parent != directory {
             try createDirectories(parent, journalPath: journalPath)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 import Multipart
 import Synchronization
@@ -53,7 +53,7 @@ public final class UploadJournal: Sendable {
     public init(path: String, client: JournalClient = .send) throws(UploadError) {
         self.path = path
         self.client = client
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.parent(of: path)
         try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
         try Self.createPrivateFile(path)
         lock = try JournalLock(journalPath: path)
@@ -79,10 +79,10 @@ public final class UploadJournal: Sendable {
     /// - Returns: The path.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return (state as NSString).appendingPathComponent("ferry/journal.sqlite")
+            return PathName.joined(state, "ferry/journal.sqlite")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".local/state/ferry/journal.sqlite")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return PathName.joined(home, ".local/state/ferry/journal.sqlite")
     }
 
     /// Opens the journal at its default path, making sure its `ferry` directory is `0700`.
@@ -97,7 +97,7 @@ public final class UploadJournal: Sendable {
     ) throws(UploadError) -> UploadJournal {
         let path = defaultPath(environment: environment)
         let journal = try UploadJournal(path: path, client: client)
-        chmod((path as NSString).deletingLastPathComponent, 0o700)
+        chmod(PathName.parent(of: path), 0o700)
         return journal
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One ended attempt at sending a job: how it ended, when, and how far it got.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// What a job sends and where: everything needed to build its request again on any attempt or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UploadResponse {
     /// The body read as JSON, when it is JSON: its `Content-Type` is `application/json` or
@@ -11,7 +11,7 @@ extension UploadResponse {
     /// Whether a `Content-Type` value names JSON (or is absent).
     private static func namesJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return true }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// What the server answered: status, headers and the start of the body.
@@ -55,10 +55,8 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// object (as `ferry serve` and many APIs answer), else the body's first line of text; at
     /// most 300 characters, `nil` when there is none.
     public var reasonText: String? {
-        var text = bodyText.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let message = (object["error"] ?? object["message"]) as? String
-        {
+        var text = bodyText.trimmingWhitespaceAndNewlines()
+        if let object = try? JSONReader.read(body), let message = (object["error"] ?? object["message"])?.stringValue {
             text = message
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""

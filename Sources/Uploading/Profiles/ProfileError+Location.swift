@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ProfileError {
     /// The error with the line of its key in `text` added to its file (`path:LINE`), as compilers
@@ -28,11 +28,11 @@ extension ProfileError {
     /// The 1-based line where `key` is set in `profile`'s table (nil: at the top level, where
     /// a table of that name counts too).
     private static func line(of key: String, profile: String?, in text: String) -> Int? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceAndNewlines() }
         var inProfile = profile == nil
         for (index, line) in lines.enumerated() {
             if line.hasPrefix("[") {
-                let name = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t")).replacingOccurrences(of: "\"", with: "")
+                let name = line.trimming { "[] \t".contains($0) }.replacingOccurrences(of: "\"", with: "")
                 if profile == nil, name == key || name.hasPrefix(key + ".") { return index + 1 }
                 inProfile = profile.map { name == "profiles.\($0)" } ?? false
                 continue

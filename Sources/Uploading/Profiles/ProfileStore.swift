@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Multipart
 
 /// `profiles.toml` on disk: `$XDG_CONFIG_HOME/ferry/profiles.toml`, by default
 /// `~/.config/ferry/profiles.toml`. Reading and writing only; the text is ``ProfileDocument``'s.
@@ -20,7 +22,7 @@ public struct ProfileStore: Sendable, Hashable {
     /// - Parameter environment: The process's environment.
     public init(environment: [String: String]) {
         let configured = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        let base = configured ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        let base = configured ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         self.init(path: base + "/ferry/profiles.toml")
     }
 
@@ -30,13 +32,7 @@ public struct ProfileStore: Sendable, Hashable {
     /// - Throws: ``ProfileError`` when the file cannot be read or holds an error.
     public func load() throws(ProfileError) -> [EndpointProfile] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
-        }
-        return try ProfileDocument.parse(text, file: path)
+        return try ProfileDocument.parse(try readText(), file: path)
     }
 
     /// The profile of this name.
@@ -66,25 +62,62 @@ public struct ProfileStore: Sendable, Hashable {
         profiles.removeAll { $0.name == profile.name }
         profiles.append(profile)
         let text = ProfileDocument.render(profiles.sorted { $0.name < $1.name })
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let temporary = folder + "/.profiles.toml.\(getpid())"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw ProfileError.unwritable(file: path, reason: reason)
-            }
-        } catch let error as ProfileError {
-            throw error
-        } catch {
-            throw .unwritable(file: path, reason: (error as NSError).localizedDescription)
-        }
+        try write(text)
         return profile.withoutSecrets().variables
+    }
+
+    /// The file's text; its failures in the C library's words.
+    private func readText() throws(ProfileError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(file: path, reason: SystemError.message(for: errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(file: path, reason: SystemError.message(for: errno)) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .unreadable(file: path, reason: "not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Replaces the file with `text` through a temporary file and a rename (its folder made,
+    /// mode 0700, if missing); failures in the C library's words.
+    private func write(_ text: String) throws(ProfileError) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .unwritable(file: path, reason: "cannot create the folder \(folder)")
+            }
+        }
+        let temporary = (folder.isEmpty ? "" : folder) + "/.profiles.toml.\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .unwritable(file: path, reason: SystemError.message(for: errno)) }
+        var failure: Int32?
+        Array(text.utf8).withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { failure = errno; return }
+                offset += count
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw .unwritable(file: path, reason: SystemError.message(for: failure))
+        }
     }
 }

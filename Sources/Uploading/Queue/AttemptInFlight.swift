@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the machine keeps about the attempt a job has in flight (``JobPhase/uploading(_:)``):
 /// its number, when its transfer began, and its send rate.

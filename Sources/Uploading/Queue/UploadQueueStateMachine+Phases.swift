@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The moves between a job's phases that the machine's events share: entering a phase (and
 /// keeping the counts by state), leaving one (with the abort or timer cancellation it needs),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the transport and the clock report: a transfer began, progressed, was answered or
 /// failed; a timer fired.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The upload queue's logic: the job table, the concurrency limit, pausing, retries, progress
 /// throttling and each job's attempt history, with no I/O and no clock of its own.

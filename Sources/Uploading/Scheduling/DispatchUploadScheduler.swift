@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The real scheduler: `DispatchTime` uptime for the monotonic clock, `Date()` for the wall clock,

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Where the queue gets its time from: a monotonic clock, the wall clock, and one-shot timers.
 ///

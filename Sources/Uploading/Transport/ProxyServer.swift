@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP proxy, from a URL as curl reads `--proxy` and the `*_proxy` variables:
 /// `[http://][user[:password]@]host[:port][/]`. Without a scheme the URL is taken as `http://`;
@@ -22,7 +22,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter url: The URL as given.
     /// - Throws: `ProxyURLError` when the scheme is not `http`, there is no host or the port is bad.
     public init(url: String) throws(ProxyURLError) {
-        let text = url.trimmingCharacters(in: .whitespaces)
+        let text = url.trimmingWhitespace()
         let redacted = Self.redacted(text)
         var rest = Substring(text)
         if let separator = text.range(of: "://") {

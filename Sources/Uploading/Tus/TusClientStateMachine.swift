@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// One attempt of a tus 1.0 upload, as a state machine: events in (`start`, an answer, a failure,
@@ -293,6 +293,6 @@ public struct TusClientStateMachine: Sendable {
 
     /// The answer's `Upload-Offset`, if it is a number.
     private static func offset(in response: UploadResponse) -> Int64? {
-        response.value(forHeader: "Upload-Offset").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        response.value(forHeader: "Upload-Offset").flatMap { Int64($0.trimmingWhitespace()) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Multipart
 
 /// A tus upload's `Upload-Metadata` header: comma-separated `key base64(value)` pairs.

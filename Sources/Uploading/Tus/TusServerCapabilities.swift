@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a tus server said about itself in its answer to `OPTIONS`.
 public struct TusServerCapabilities: Sendable, Hashable, Codable {
@@ -21,7 +21,7 @@ public struct TusServerCapabilities: Sendable, Hashable, Codable {
         guard let versions = response.value(forHeader: "Tus-Version") else { return nil }
         self.versions = Self.list(versions)
         extensions = Set(Self.list(response.value(forHeader: "Tus-Extension") ?? "").map { $0.lowercased() })
-        maximumSize = response.value(forHeader: "Tus-Max-Size").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        maximumSize = response.value(forHeader: "Tus-Max-Size").flatMap { Int64($0.trimmingWhitespace()) }
         checksum = extensions.contains("checksum")
             ? TusChecksumAlgorithm.strongest(of: Self.list(response.value(forHeader: "Tus-Checksum-Algorithm") ?? ""))
             : nil
@@ -37,6 +37,6 @@ public struct TusServerCapabilities: Sendable, Hashable, Codable {
 
     /// A comma-separated header value as its non-empty items, trimmed.
     private static func list(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 }

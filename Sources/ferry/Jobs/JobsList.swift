@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryHeadless
-import Foundation
+import FoundationEssentials
+import Glibc
 import Uploading
 
 /// `ferry jobs list` (the default of `ferry jobs`): one line per journal job.

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FerryHeadless
+import FoundationEssentials
+import Glibc
 import Multipart
 import Uploading
 
@@ -36,7 +38,7 @@ extension Send {
         let post: PresignedPost
         do {
             let document = presignedPost == "-"
-                ? Array(FileHandle.standardInput.readDataToEndOfFile())
+                ? try StandardInput.readAll()
                 : Array(try CurlFormArgument.readText(at: presignedPost).utf8)
             post = try PresignedPost.read(document)
             _ = try UploadTarget(post.url)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryHeadless
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPUploadTransport
 import Multipart
 import Uploading

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Multipart
 import TerminalUI
 import Uploading
@@ -103,7 +104,7 @@ struct SendEventRecord {
         if let first = job.spec.files.first?.path ?? job.spec.extraFileParts.first?.path {
             path = Self.shown(first)
             if FileSystemName.isUndecodable(first) {
-                pathBytesHex = FileSystemName.bytes(of: first).map { String(format: "%02x", $0) }.joined()
+                pathBytesHex = FileSystemName.bytes(of: first).lowercaseHex
             }
         }
         files = job.spec.files.count > 1 ? job.spec.files.map { Self.shown($0.path) } : nil

@@ -1,6 +1,7 @@
 import Dispatch
 import FerryHeadless
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPUploadTransport
 import Multipart
 import Uploading

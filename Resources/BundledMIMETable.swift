@@ -1,3 +1,8 @@
+/// Ferry's MIME table, in `/etc/mime.types` format, compiled into the binary (it was read from
+/// a resource bundle, which needs Foundation's `Bundle` and a file beside the executable).
+enum BundledMIMETable {
+    /// The table: a content type, then the extensions that map to it; `#` starts a comment.
+    static let text = #"""
 # Ferry's MIME table: a content type, then the extensions that map to it (lowercase, no dot).
 # Same format as /etc/mime.types, which Ferry merges in for extensions not listed here.
 # Images
@@ -151,3 +156,5 @@ model/obj                       obj
 application/x-blender           blend
 application/vnd.sketch          sketch
 application/x-figma             fig
+"""#
+}
