@@ -109,8 +109,9 @@ struct TimeoutTests {
     @Test("a body trickling under --min-body-rate is answered 408 and nothing is kept")
     func tricklingBody() async throws {
         // A body timeout far above the trickle's gaps, so only the rate can cut it, even on a
-        // loaded machine where the 200 ms sleeps stretch; the rate is judged over 10 s windows.
-        let server = try await Self.serve(bodyTimeout: 10)
+        // loaded machine where the 200 ms sleeps stretch (a full run at load 21 once held this
+        // sending loop for over 10 s); the rate is judged over 10 s windows.
+        let server = try await Self.serve(bodyTimeout: 30)
         defer { server.terminate() }
         let body = RawMultipart.body([.file("f", filename: "slow.bin", RandomBytes.make(100_000, seed: 9))])
         let connection = try await RawHTTPConnection.connect(
