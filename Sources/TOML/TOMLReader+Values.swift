@@ -65,6 +65,7 @@ extension TOMLReader {
         while true {
             skipWhitespace()
             if peek() == .rightBrace { throw error("a trailing comma is not allowed in an inline table") }
+            if peek() == .lineFeed { throw error("an inline table must be on one line (TOML 1.0)") }
             let key = try self.key()
             try insert(try keyValue(), at: key, into: table, inSection: false)
             skipWhitespace()
@@ -75,7 +76,7 @@ extension TOMLReader {
                 index += 1
                 return .table(table.table())
             case .lineFeed?:
-                throw error("an inline table must be on one line: expected ',' or '}' before the end of the line")
+                throw error("an inline table must be on one line (TOML 1.0)")
             case let byte?:
                 throw error("expected ',' or '}' after a value in the inline table, found \(describe(byte))")
             case nil:

@@ -96,6 +96,16 @@ struct TOMLInteropTests {
         }
     }
 
+    @Test("the comparison notices a different value, kind or key")
+    func comparisonNotices() {
+        let tagged: [String: Any] = ["a": ["type": "integer", "value": "1"], "f": ["type": "float", "value": "nan"]]
+        #expect(Self.difference(.table(TOMLTable([("a", .integer(1)), ("f", .float(.nan))])), tagged, at: "") == nil)
+        #expect(Self.difference(.table(TOMLTable([("a", .integer(2)), ("f", .float(.nan))])), tagged, at: "") != nil)
+        #expect(Self.difference(.table(TOMLTable([("a", .string("1")), ("f", .float(.nan))])), tagged, at: "") != nil)
+        #expect(Self.difference(.table(TOMLTable([("a", .integer(1)), ("f", .float(1))])), tagged, at: "") != nil)
+        #expect(Self.difference(.table(TOMLTable([("b", .integer(1)), ("f", .float(.nan))])), tagged, at: "") != nil)
+    }
+
     /// Where a value differs from `tomllib`'s tagged value, or nil when they are the same.
     /// Floats compare as numbers; date-times by kind and date.
     static func difference(_ mine: TOMLValue, _ theirs: Any, at path: String) -> String? {
