@@ -46,7 +46,7 @@ public enum TOMLWriter {
         return result + "\""
     }
 
-    /// A value as it is written after `=`: tables inline (`{ a = 1 }`), arrays on one line.
+    /// A value as it is written after `=`: tables inline (`{ a = 1 }`), arrays on one line (`[ 1, 2 ]`).
     ///
     /// - Parameter value: The value.
     /// - Returns: Its text.
@@ -57,7 +57,8 @@ public enum TOMLWriter {
         case let .float(number): float(number)
         case let .boolean(flag): flag ? "true" : "false"
         case let .offsetDateTime(text), let .localDateTime(text), let .localDate(text), let .localTime(text): text
-        case let .array(values): "[" + values.map(Self.value).joined(separator: ", ") + "]"
+        case let .array(values) where values.isEmpty: "[]"
+        case let .array(values): "[ " + values.map(Self.value).joined(separator: ", ") + " ]"
         case let .table(table) where table.isEmpty: "{}"
         case let .table(table): "{ " + table.keys.map { "\(key($0)) = \(Self.value(table[$0]!))" }.joined(separator: ", ") + " }"
         }

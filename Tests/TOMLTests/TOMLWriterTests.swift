@@ -22,7 +22,7 @@ struct TOMLWriterTests {
     @Test("a document: plain keys, then [sections], no header for a table of tables only, [[arrays of tables]]")
     func document() {
         let profile = TOMLTable([("url", .string("https://x/")), ("headers", .array([.string("A: 1"), .string("B: \"2\"")])),
-                                 ("concurrency", .integer(4)), ("insecure", .boolean(false)), ("timeout", .float(2.5))])
+                                 ("concurrency", .integer(4)), ("insecure", .boolean(false)), ("timeout", .float(2.5)), ("none", .array([]))])
         let root = TOMLTable([("version", .integer(1)), ("profiles", .table(TOMLTable([("my site", .table(profile)), ("empty", .table(TOMLTable()))]))),
                               ("jobs", .array([.table(TOMLTable([("id", .integer(1))])), .table(TOMLTable())]))])
         #expect(TOMLWriter.document(root) == """
@@ -30,10 +30,11 @@ struct TOMLWriterTests {
 
             [profiles."my site"]
             url = "https://x/"
-            headers = ["A: 1", "B: \\"2\\""]
+            headers = [ "A: 1", "B: \\"2\\"" ]
             concurrency = 4
             insecure = false
             timeout = 2.5
+            none = []
 
             [profiles.empty]
 
