@@ -29,14 +29,18 @@ public struct ProfileStore: Sendable, Hashable {
     /// - Returns: The profiles, as written.
     /// - Throws: ``ProfileError`` when the file cannot be read or holds an error.
     public func load() throws(ProfileError) -> [EndpointProfile] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let text: String
+        guard let text = try contents() else { return [] }
+        return try ProfileDocument.parse(text, file: path)
+    }
+
+    /// The file's text, or nil when there is no file.
+    private func contents() throws(ProfileError) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
         }
-        return try ProfileDocument.parse(text, file: path)
     }
 
     /// The profile of this name.
@@ -54,7 +58,8 @@ public struct ProfileStore: Sendable, Hashable {
 
     /// Adds a profile to the file, or replaces the one of its name, secrets left out; the file
     /// (mode 0600, its folder made if missing) is replaced whole, so a reader never sees half of it.
-    /// Comments in the file are not kept (TOMLKit does not read them).
+    /// The other profiles' text and the comments stay as written
+    /// (``ProfileDocument/saving(_:in:file:)``).
     ///
     /// - Parameter profile: The profile.
     /// - Returns: The environment variables the saved profile names for its secrets.
@@ -62,10 +67,7 @@ public struct ProfileStore: Sendable, Hashable {
     ///   be written.
     @discardableResult
     public func save(_ profile: EndpointProfile) throws(ProfileError) -> [String] {
-        var profiles = try load()
-        profiles.removeAll { $0.name == profile.name }
-        profiles.append(profile)
-        let text = ProfileDocument.render(profiles.sorted { $0.name < $1.name })
+        let text = try ProfileDocument.saving(profile, in: try contents() ?? "", file: path)
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
