@@ -9,9 +9,8 @@ extension TOMLReader {
         }
         let start = index
         while let byte = peek(), byte.isBareKey || byte == .period || byte == .plus { index += 1 }
-        let token = Array(bytes[start..<index])
+        let token = Array(bytes[start..<index]) // not empty: its first byte is one of those taken
         let spelled = String(decoding: token, as: UTF8.self)
-        guard !token.isEmpty else { throw error("expected a value, found \(describe(bytes[start]))") }
         switch spelled {
         case "inf", "+inf": return .float(.infinity)
         case "-inf": return .float(-.infinity)

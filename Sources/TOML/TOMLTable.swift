@@ -41,9 +41,6 @@ public struct TOMLTable: Hashable, Sendable {
         positions[key]
     }
 
-    /// The number of keys.
-    public var count: Int { keys.count }
-
     /// Whether the table has no keys.
     public var isEmpty: Bool { keys.isEmpty }
 

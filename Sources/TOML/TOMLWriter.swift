@@ -88,13 +88,11 @@ public enum TOMLWriter {
         }
         for name in plain { lines.append("\(key(name)) = \(value(table[name]!))") }
         for name in table.keys where !plain.contains(name) {
-            switch table[name]! {
-            case let .table(sub):
+            if let sub = table[name]?.table {
                 section(sub, path: path + [name], isArrayElement: false, into: &lines)
-            case let .array(elements):
-                for case let .table(element) in elements { section(element, path: path + [name], isArrayElement: true, into: &lines) }
-            default:
-                continue
+            }
+            for case let .table(element) in table[name]?.array ?? [] {
+                section(element, path: path + [name], isArrayElement: true, into: &lines)
             }
         }
     }

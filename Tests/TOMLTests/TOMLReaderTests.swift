@@ -104,7 +104,24 @@ struct TOMLReaderTests {
         }
     }
 
-    @Test("an error reads as line, column and reason")
+    @Test("every prefix of every corpus document reads or fails with an error at a place inside it, never traps")
+    func prefixes() {
+        for (_, text) in TOMLCorpus.valid + TOMLCorpus.invalid {
+            let scalars = Array(text.unicodeScalars)
+            for length in 0...scalars.count {
+                var prefix = String.UnicodeScalarView()
+                prefix.append(contentsOf: scalars[..<length])
+                do {
+                    _ = try TOMLDocument(parsing: String(prefix))
+                } catch {
+                    let lines = String(prefix).utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+                    #expect((1...lines).contains(error.position.line) && error.position.column >= 1, "\(String(prefix)): \(error)")
+                }
+            }
+        }
+    }
+
+        @Test("an error reads as line, column and reason")
     func errorDescription() {
         #expect(TOMLError(position: TOMLPosition(line: 3, column: 7), reason: "duplicate key 'a'").description
             == "line 3, column 7: duplicate key 'a'")
