@@ -44,7 +44,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     ],
     targets: [
         // What Ferry ships besides its code: the MIME table (compiled in) and where the demo's
@@ -52,6 +51,8 @@ let package = Package(
         .target(name: "FerryResources", path: "Resources", exclude: ["samples"]),
         // RFC 7578 multipart/form-data as a stream of chunks. No terminal, no network.
         .target(name: "Multipart", dependencies: ["FerryResources"]),
+        // TOML 1.0.0 read into an ordered document, and written back. No dependencies, no Foundation.
+        .target(name: "TOML"),
         // The upload queue, its state machine, the journal, request building and the
         // `UploadTransport` protocol. No NIO.
         .target(
@@ -60,7 +61,7 @@ let package = Package(
                 "Multipart",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Endpoint profiles (`profiles.toml`).
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                "TOML",
             ]
         ),
         // The real `UploadTransport`: Ferry's HTTP/1.1 + HTTP/2 client on SwiftNIO (attempt,
@@ -163,6 +164,7 @@ let package = Package(
             "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
         .testTarget(name: "FerryHeadlessTests", dependencies: ["FerryHeadless", "TerminalUI", "Uploading", "Multipart", "TestSupport"]),

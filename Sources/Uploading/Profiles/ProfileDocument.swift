@@ -1,8 +1,8 @@
 import Multipart
-import TOMLKit
+import TOML
 
-/// `profiles.toml` as text, read and written with TOMLKit; no file I/O (``ProfileStore`` does
-/// that).
+/// `profiles.toml` as text, read and written with the `TOML` module; no file I/O
+/// (``ProfileStore`` does that).
 ///
 /// ```toml
 /// [profiles.photos]
@@ -30,39 +30,10 @@ public enum ProfileDocument {
     ///   - file: The file's path, for the errors.
     /// - Returns: The profiles, as written (`${NAME}` not yet expanded).
     /// - Throws: ``ProfileError`` for a syntax error (line and column), a key Ferry does not
-    ///   know, or a value of the wrong kind or that cannot be used.
+    ///   know, or a value of the wrong kind or that cannot be used (`file:line`, the profile and
+    ///   the key).
     public static func parse(_ text: String, file: String) throws(ProfileError) -> [EndpointProfile] {
-        do throws(ProfileError) {
-            return try read(text, file: file)
-        } catch {
-            throw error.located(in: text)
-        }
-    }
-
-    private static func read(_ text: String, file: String) throws(ProfileError) -> [EndpointProfile] {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw .syntax(file: file, line: error.source.begin.line, column: error.source.begin.column, detail: error.description)
-        } catch {
-            throw .syntax(file: file, line: 0, column: 0, detail: "\(error)")
-        }
-        if let other = root.keys.first(where: { $0 != "profiles" }) {
-            throw .unknownKey(file: file, profile: nil, key: other)
-        }
-        guard let value = root["profiles"] else { return [] }
-        guard let profiles = value.table else {
-            throw .wrongType(file: file, profile: nil, key: "profiles", expected: "a table ([profiles.NAME])")
-        }
-        var result: [EndpointProfile] = []
-        for name in profiles.keys.sorted() {
-            guard let table = profiles[name]?.table else {
-                throw .wrongType(file: file, profile: nil, key: "profiles.\(name)", expected: "a table ([profiles.\(name)])")
-            }
-            result.append(try ProfileReader(file: file, name: name, table: table).profile())
-        }
-        return result
+        try read(try document(text, file: file), file: file)
     }
 
     /// The document for these profiles, every secret left out (``EndpointProfile/withoutSecrets()``).
@@ -70,27 +41,88 @@ public enum ProfileDocument {
     /// - Parameter profiles: The profiles.
     /// - Returns: The TOML text.
     public static func render(_ profiles: [EndpointProfile]) -> String {
-        let all = TOMLTable()
-        for profile in profiles {
-            let saved = profile.withoutSecrets().profile
-            let values: [(String, (any TOMLValueConvertible)?)] = [
-                ("url", saved.url), ("method", saved.method), ("field", saved.field),
-                ("protocol", saved.usesTus.map { $0 ? "tus" : "multipart" }), ("bundle", saved.bundle),
-                ("parameters", saved.parameters.isEmpty ? nil : TOMLArray(saved.parameters.map { "\($0.name)=\($0.value)" })),
-                ("headers", saved.headers.isEmpty ? nil : TOMLArray(saved.headers.map { "\($0.name): \($0.value)" })),
-                ("concurrency", saved.concurrency), ("retry", saved.retries), ("timeout", saved.timeout),
-                ("insecure", saved.insecure), ("cacert", saved.certificateAuthorityFile),
-                ("capath", saved.certificateAuthorityDirectory), ("cert", saved.clientCertificateFile),
-                ("key", saved.clientKeyFile), ("proxy", saved.proxy), ("noproxy", saved.noProxy),
-                ("location", saved.followsRedirects), ("http2", saved.offersHTTP2),
-            ]
-            let table = TOMLTable()
-            for case let (key, value?) in values { table[key] = value }
-            all[profile.name] = table
+        var all = TOMLTable()
+        for profile in profiles { all[profile.name] = .table(table(profile.withoutSecrets().profile)) }
+        return TOMLWriter.document(TOMLTable([("profiles", .table(all))]))
+    }
+
+    /// The document with a profile added, or put in place of the one of its name, its secrets
+    /// left out. The rest of the text (other profiles, comments, blank lines) stays as it is
+    /// written when the profile has a `[profiles.NAME]` section of its own, or is new; a profile
+    /// written some other way (an inline table, dotted keys) has the document written anew from
+    /// its profiles, without its comments.
+    ///
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - text: The document as it is (empty for none).
+    ///   - file: The file's path, for the errors.
+    /// - Returns: The new document.
+    /// - Throws: ``ProfileError`` when the document holds an error (as ``parse(_:file:)``).
+    public static func saving(_ profile: EndpointProfile, in text: String, file: String) throws(ProfileError) -> String {
+        let document = try document(text, file: file)
+        let section = render([profile])
+        let others = try read(document, file: file).filter { $0.name != profile.name }
+        let expected = (others + (try parse(section, file: file))).sorted { $0.name < $1.name }
+        if let edited = ProfileSection(name: profile.name, text: section).edit(text, document: document),
+           (try? parse(edited, file: file)) == expected {
+            return edited
         }
-        let root = TOMLTable()
-        root["profiles"] = all
-        return root.convert(to: .toml, options: [.allowUnicodeStrings, .indentations]) + "\n"
+        return render(expected)
+    }
+
+    private static func document(_ text: String, file: String) throws(ProfileError) -> TOMLDocument {
+        do {
+            return try TOMLDocument(parsing: text)
+        } catch {
+            throw .syntax(file: file, line: error.position.line, column: error.position.column, detail: error.reason)
+        }
+    }
+
+    private static func read(_ document: TOMLDocument, file: String) throws(ProfileError) -> [EndpointProfile] {
+        let root = document.root
+        if let other = root.keys.first(where: { $0 != "profiles" }) {
+            throw .unknownKey(file: place(file, root, other), profile: nil, key: other)
+        }
+        guard let value = root["profiles"] else { return [] }
+        guard let profiles = value.table else {
+            throw .wrongType(file: place(file, root, "profiles"), profile: nil, key: "profiles", expected: "a table ([profiles.NAME])")
+        }
+        var result: [EndpointProfile] = []
+        for name in profiles.keys.sorted() {
+            guard let table = profiles[name]?.table else {
+                throw .wrongType(file: place(file, profiles, name), profile: nil, key: "profiles.\(name)",
+                                 expected: "a table ([profiles.\(name)])")
+            }
+            result.append(try ProfileReader(file: file, name: name, table: table).profile())
+        }
+        return result
+    }
+
+    /// `file:LINE` for the line where a key of a table is written, as compilers and editors
+    /// write a place.
+    static func place(_ file: String, _ table: TOMLTable, _ key: String) -> String {
+        table.position(of: key).map { "\(file):\($0.line)" } ?? file
+    }
+
+    /// A profile's table, its keys in ``keys``' order, unset ones left out.
+    private static func table(_ saved: EndpointProfile) -> TOMLTable {
+        let values: [(String, TOMLValue?)] = [
+            ("url", saved.url.map(TOMLValue.string)), ("method", saved.method.map(TOMLValue.string)),
+            ("field", saved.field.map(TOMLValue.string)), ("protocol", saved.usesTus.map { .string($0 ? "tus" : "multipart") }),
+            ("bundle", saved.bundle.map(TOMLValue.boolean)),
+            ("parameters", saved.parameters.isEmpty ? nil : .array(saved.parameters.map { .string("\($0.name)=\($0.value)") })),
+            ("headers", saved.headers.isEmpty ? nil : .array(saved.headers.map { .string("\($0.name): \($0.value)") })),
+            ("concurrency", saved.concurrency.map(TOMLValue.integer)), ("retry", saved.retries.map(TOMLValue.integer)),
+            ("timeout", saved.timeout.map(TOMLValue.float)), ("insecure", saved.insecure.map(TOMLValue.boolean)),
+            ("cacert", saved.certificateAuthorityFile.map(TOMLValue.string)),
+            ("capath", saved.certificateAuthorityDirectory.map(TOMLValue.string)),
+            ("cert", saved.clientCertificateFile.map(TOMLValue.string)), ("key", saved.clientKeyFile.map(TOMLValue.string)),
+            ("proxy", saved.proxy.map(TOMLValue.string)), ("noproxy", saved.noProxy.map(TOMLValue.string)),
+            ("location", saved.followsRedirects.map(TOMLValue.boolean)), ("http2", saved.offersHTTP2.map(TOMLValue.boolean)),
+        ]
+        var table = TOMLTable()
+        for case let (key, value?) in values { table[key] = value }
+        return table
     }
 }
 
@@ -103,7 +135,7 @@ private struct ProfileReader {
     func profile() throws(ProfileError) -> EndpointProfile {
         var profile = EndpointProfile(name: name)
         for key in table.keys where !ProfileDocument.keys.contains(key) {
-            throw .unknownKey(file: file, profile: name, key: key)
+            throw .unknownKey(file: ProfileDocument.place(file, table, key), profile: name, key: key)
         }
         profile.url = try string("url")
         if let method = try string("method") {
@@ -139,7 +171,7 @@ private struct ProfileReader {
         profile.retries = try int("retry")
         if let retries = profile.retries, retries < 0 { throw unusable("retry", "must be 0 or more") }
         if let value = table["timeout"] {
-            guard let seconds = value.double ?? value.int.map(Double.init) else { throw wrongType("timeout", "a number of seconds") }
+            guard let seconds = value.float ?? value.integer.map(Double.init) else { throw wrongType("timeout", "a number of seconds") }
             guard seconds > 0 else { throw unusable("timeout", "must be more than 0 seconds") }
             profile.timeout = seconds
         }
@@ -156,11 +188,11 @@ private struct ProfileReader {
     }
 
     private func wrongType(_ key: String, _ expected: String) -> ProfileError {
-        .wrongType(file: file, profile: name, key: key, expected: expected)
+        .wrongType(file: ProfileDocument.place(file, table, key), profile: name, key: key, expected: expected)
     }
 
     private func unusable(_ key: String, _ reason: String) -> ProfileError {
-        .unusableValue(file: file, profile: name, key: key, reason: reason)
+        .unusableValue(file: ProfileDocument.place(file, table, key), profile: name, key: key, reason: reason)
     }
 
     private func string(_ key: String) throws(ProfileError) -> String? {
@@ -171,13 +203,13 @@ private struct ProfileReader {
 
     private func int(_ key: String) throws(ProfileError) -> Int? {
         guard let value = table[key] else { return nil }
-        guard let number = value.int else { throw wrongType(key, "an integer") }
+        guard let number = value.integer else { throw wrongType(key, "an integer") }
         return number
     }
 
     private func bool(_ key: String) throws(ProfileError) -> Bool? {
         guard let value = table[key] else { return nil }
-        guard let flag = value.bool else { throw wrongType(key, "true or false") }
+        guard let flag = value.boolean else { throw wrongType(key, "true or false") }
         return flag
     }
 

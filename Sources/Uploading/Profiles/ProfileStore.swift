@@ -50,7 +50,8 @@ public struct ProfileStore: Sendable, Hashable {
 
     /// Adds a profile to the file, or replaces the one of its name, secrets left out; the file
     /// (mode 0600, its folder made if missing) is replaced whole, so a reader never sees half of it.
-    /// Comments in the file are not kept (TOMLKit does not read them).
+    /// The other profiles' text and the comments stay as written
+    /// (``ProfileDocument/saving(_:in:file:)``).
     ///
     /// - Parameter profile: The profile.
     /// - Returns: The environment variables the saved profile names for its secrets.
@@ -58,11 +59,8 @@ public struct ProfileStore: Sendable, Hashable {
     ///   be written.
     @discardableResult
     public func save(_ profile: EndpointProfile) throws(ProfileError) -> [String] {
-        var profiles = try load()
-        profiles.removeAll { $0.name == profile.name }
-        profiles.append(profile)
-        let text = ProfileDocument.render(profiles.sorted { $0.name < $1.name })
-        try write(text)
+        let existing = FileManager.default.fileExists(atPath: path) ? try readText() : ""
+        try write(try ProfileDocument.saving(profile, in: existing, file: path))
         return profile.withoutSecrets().variables
     }
 

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import Uploading
 
-/// `profiles.toml`: read, written and checked with TOMLKit; secrets never written.
+/// `profiles.toml`: read, written and checked with the `TOML` module; secrets never written.
 @Suite("Endpoint profiles (profiles.toml)")
 struct ProfileDocumentTests {
     static let sample = """
@@ -118,12 +118,70 @@ struct ProfileDocumentTests {
               ("[profiles.a]\nretry = -1\n", .unusableValue(file: "f:2", profile: "a", key: "retry", reason: "must be 0 or more")),
               ("# mine\n[profiles.b]\nurl = \"http://b/\"\n\n[profiles.a]\nurl = \"http://a/\"\n  retry   = \"x\"\n",
                .wrongType(file: "f:7", profile: "a", key: "retry", expected: "an integer")),
-              ("[profiles.a]\nsub.retry = 1\n", .unknownKey(file: "f", profile: "a", key: "sub")),
+              ("[profiles.a]\nsub.retry = 1\n", .unknownKey(file: "f:2", profile: "a", key: "sub")),
+              ("[profiles]\nb.url = \"http://b/\"\na = { url = \"http://a/\",\n  retry = 1 }\n",
+               .syntax(file: "f", line: 3, column: 25, detail: "an inline table must be on one line (TOML 1.0)")),
+              ("[profiles]\nb.url = \"http://b/\"\na = { url = \"http://a/\", retry = \"x\" }\n",
+               .wrongType(file: "f:3", profile: "a", key: "retry", expected: "an integer")),
+              ("[profiles]\na = 1\n", .wrongType(file: "f:2", profile: nil, key: "profiles.a", expected: "a table ([profiles.a])")),
           ])
     func validation(text: String, expected: ProfileError) {
         #expect(throws: expected) { try ProfileDocument.parse(text, file: "f") }
         if case let .wrongType(file, _, _, _) = expected, file.hasPrefix("f:") {
             #expect(expected.description.hasPrefix("\(file): "), "\(expected.description)")
+        }
+    }
+
+    static let commented = """
+        # My profiles
+        [profiles.b]   # the second
+        url = "http://b/"   # kept as written
+        retry = 3
+
+        # about a
+        [profiles.a]
+        url = "http://a/"
+        """
+
+    @Test("saving replaces the profile's own section and keeps the other profiles' text and the comments")
+    func savingReplaces() throws {
+        var b = EndpointProfile(name: "b")
+        b.url = "http://b2/"
+        b.headers = [HeaderField(name: "Authorization", value: "Bearer secret")]
+        let saved = try ProfileDocument.saving(b, in: Self.commented, file: "f")
+        #expect(saved == """
+            # My profiles
+            [profiles.b]
+            url = "http://b2/"
+            headers = [ "Authorization: ${B_AUTHORIZATION}" ]
+
+            # about a
+            [profiles.a]
+            url = "http://a/"
+            """)
+        #expect(try ProfileDocument.parse(saved, file: "f").map(\.url) == ["http://a/", "http://b2/"])
+    }
+
+    @Test("saving a new profile adds its section after the last line, the rest as it is")
+    func savingAdds() throws {
+        var c = EndpointProfile(name: "my site")
+        c.concurrency = 2
+        let saved = try ProfileDocument.saving(c, in: Self.commented, file: "f")
+        #expect(saved == Self.commented + "\n\n[profiles.\"my site\"]\nconcurrency = 2\n")
+        #expect(try ProfileDocument.saving(c, in: "", file: "f") == "[profiles.\"my site\"]\nconcurrency = 2\n")
+    }
+
+    @Test("a profile written as an inline table or with dotted keys is saved by writing the document anew")
+    func savingRewrites() throws {
+        var a = EndpointProfile(name: "a")
+        a.url = "http://a2/"
+        for text in ["profiles = { a = { url = \"http://a/\" }, b = { retry = 1 } } # inline\n",
+                     "[profiles]\na.url = \"http://a/\"\nb.retry = 1\n"] {
+            let saved = try ProfileDocument.saving(a, in: text, file: "f")
+            #expect(saved == "[profiles.a]\nurl = \"http://a2/\"\n\n[profiles.b]\nretry = 1\n")
+        }
+        #expect(throws: ProfileError.unknownKey(file: "f:1", profile: nil, key: "x")) {
+            try ProfileDocument.saving(a, in: "x = 1\n", file: "f")
         }
     }
 
