@@ -1,6 +1,6 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 import Multipart
+import SQLiteDatabase
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -21,15 +21,15 @@ import Darwin
 ///
 /// Recording a change is an `UPDATE` of one row by primary key, so its cost does not grow with
 /// the queue; batches of changes share one transaction. All methods are safe to call from any
-/// thread (GRDB's `DatabaseQueue` serialises them).
+/// thread (the connection's `SQLiteQueue` serialises them).
 public final class UploadJournal: Sendable {
     /// The database file's path.
     public let path: String
     /// Whose jobs this handle inserts and restores (rows written before clients were recorded
     /// are anyone's).
     public let client: JournalClient
-    /// The one connection to the file (GRDB's queue serialises every use of it).
-    let database: DatabaseQueue
+    /// The one connection to the file, behind the serial queue that runs every use of it.
+    let database: SQLiteQueue
     let lock: JournalLock
     /// This process's write-ahead marks (`JournalMarkLog`).
     let marks: JournalMarkLog
@@ -53,17 +53,13 @@ public final class UploadJournal: Sendable {
     public init(path: String, client: JournalClient = .send) throws(UploadError) {
         self.path = path
         self.client = client
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = JournalPath.directory(of: path)
         try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
         try Self.createPrivateFile(path)
         lock = try JournalLock(journalPath: path)
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(10)
-        configuration.label = "ferry.uploading.journal-db"
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            database = try SQLiteQueue(path: path, label: "ferry.uploading.journal-db")
+            try database.perform(Self.setUp)
         } catch {
             throw .journalFailed(reason: .openFailed(path: path, message: "\(error)"))
         }
@@ -79,10 +75,10 @@ public final class UploadJournal: Sendable {
     /// - Returns: The path.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return (state as NSString).appendingPathComponent("ferry/journal.sqlite")
+            return JournalPath.appending("ferry/journal.sqlite", to: state)
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".local/state/ferry/journal.sqlite")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return JournalPath.appending(".local/state/ferry/journal.sqlite", to: home)
     }
 
     /// Opens the journal at its default path, making sure its `ferry` directory is `0700`.
@@ -97,7 +93,7 @@ public final class UploadJournal: Sendable {
     ) throws(UploadError) -> UploadJournal {
         let path = defaultPath(environment: environment)
         let journal = try UploadJournal(path: path, client: client)
-        chmod((path as NSString).deletingLastPathComponent, 0o700)
+        chmod(JournalPath.directory(of: path), 0o700)
         return journal
     }
 
