@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the journal's JSON columns — a job's spec and its attempt history — in the shape
 /// `JSONEncoder` gives them, which is how the journal always stored them and how

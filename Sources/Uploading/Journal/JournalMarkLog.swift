@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -181,11 +181,11 @@ final class JournalMarkLog: Sendable {
     ///   - excluding: A path to leave out.
     /// - Returns: Their paths.
     static func files(besideJournal journalPath: String, excluding: String?) -> [String] {
-        let directory = (journalPath as NSString).deletingLastPathComponent
-        let prefix = (journalPath as NSString).lastPathComponent + "-marks-"
+        let directory = JournalPath.directory(of: journalPath)
+        let prefix = JournalPath.name(of: journalPath) + "-marks-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { $0.hasPrefix(prefix) }
-            .map { (directory as NSString).appendingPathComponent($0) }
+            .map { JournalPath.appending($0, to: directory) }
             .filter { $0 != excluding }
             .sorted()
     }
