@@ -42,7 +42,6 @@ let package = Package(
         // `ConfigurationSupport` swift-configuration; Ferry uses neither.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
@@ -59,11 +58,16 @@ let package = Package(
             name: "Uploading",
             dependencies: [
                 "Multipart",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SQLiteDatabase",
                 // Endpoint profiles (`profiles.toml`).
                 "TOML",
             ]
         ),
+        // SQLite's C API (the system's libsqlite3).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The journal's SQLite layer: a connection, prepared statements, transactions, errors
+        // with SQLite's message and code, and a serial queue owning one connection.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         // The real `UploadTransport`: Ferry's HTTP/1.1 + HTTP/2 client on SwiftNIO (attempt,
         // connection pool, HTTP/2, proxy tunnel, TLS).
         .target(
@@ -143,7 +147,7 @@ let package = Package(
             dependencies: [
                 "Uploading", "HTTPUploadTransport", "Multipart", "Receiver", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SQLiteDatabase",
             ]
         ),
         // The HTTP client's pieces without a server: its state machines, and its handlers on
@@ -158,7 +162,7 @@ let package = Package(
         ),
         // The child process that kills itself with SIGKILL mid-upload for `JournalCrashTests`.
         .executableTarget(name: "JournalCrashChild", dependencies: [
-            "Uploading", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Uploading", "TestSupport", "SQLiteDatabase",
         ], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
             "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
@@ -170,7 +174,7 @@ let package = Package(
         .testTarget(name: "FerryHeadlessTests", dependencies: ["FerryHeadless", "TerminalUI", "Uploading", "Multipart", "TestSupport"]),
         .testTarget(
             name: "FerryAppTests",
-            dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport", "SQLiteDatabase"]
         ),
         // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
         // Uploading, spawns tmux with TestSupport's `SpawnActions`.

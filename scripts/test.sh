@@ -9,8 +9,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # System tools the tests drive: setpriv, tmux (end-to-end interface tests), curl (a client no one here
 # wrote), PHP's built-in server (a server no one here wrote, which closes every connection after
 # answering), nginx (HTTPS, client certificates, redirects), openssl (the tests' certificates),
-# tinyproxy (a proxy), pkg-config + ncurses headers (the CNcursesw module), sqlite (GRDB's
-# libsqlite3), man (the installed man pages, `man -l`; man-db brings groff).
+# tinyproxy (a proxy), pkg-config + ncurses headers (the CNcursesw module), sqlite (the CSQLite
+# module), man (the installed man pages, `man -l`; man-db brings groff).
 missing=()
 command -v tmux >/dev/null || missing+=(tmux)
 # setpriv: the tests run every ferry process they start as an ordinary user (uid 65534).

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteDatabase
 import Testing
 import Uploading
 @testable import FerryApp
@@ -62,11 +62,8 @@ struct InterfaceStateStoreTests {
             {"url":"https://x.test/up","method":"POST","fileField":"file","mode":"perFile","concurrency":4,"retries":3,
              "parameters":[{"name":"album","value":"a"}],"headers":[{"name":"X-Note","value":"n"}]}
             """#
-        let database = try DatabaseQueue(path: place.journalPath)
-        try database.write { db in
-            try db.execute(sql: "INSERT INTO form_state (key, value, updated_at) VALUES ('form', ?, 0)",
-                           arguments: [Data(saved.utf8)])
-        }
+        let database = try SQLiteConnection(path: place.journalPath)
+        try database.prepare("INSERT INTO form_state (key, value, updated_at) VALUES ('form', ?, 0)").execute([.blob(Data(saved.utf8))])
         try database.close()
         let settings = try InterfaceStateStore(journal: journal).value(FormSettings.self)
         #expect(settings == FormSettings(url: "https://x.test/up", parameters: [FormRow(name: "album", value: "a")],

@@ -12,7 +12,7 @@
 // The files are written beside the journal.
 import Dispatch
 import Foundation
-import GRDB
+import SQLiteDatabase
 import TestSupport
 import Uploading
 
@@ -56,11 +56,11 @@ if mode == "mixed", arguments.count == 4, let jobCount = Int(arguments[3]) {
 if mode == "queued" { manager.pause() }
 let id = try manager.enqueue(spec(0))
 // Another connection takes SQLite's write lock and keeps it until the kill.
-let holder = try DatabaseQueue(path: path)
 let holding = DispatchSemaphore(value: 0)
 DispatchQueue.global().async {
-    try? holder.write { db in
-        try db.execute(sql: "INSERT OR REPLACE INTO form_state (key, value, updated_at) VALUES ('crash-test', x'00', 0)")
+    guard let holder = try? SQLiteConnection(path: path) else { exit(4) }
+    try? holder.transaction { db in
+        try db.execute("INSERT OR REPLACE INTO form_state (key, value, updated_at) VALUES ('crash-test', x'00', 0)")
         holding.signal()
         while true { sleep(60) }
     }
@@ -85,4 +85,4 @@ default:
     exit(2)
 }
 kill(getpid(), SIGKILL)
-withExtendedLifetime((subscription, holder)) {}
+withExtendedLifetime(subscription) {}

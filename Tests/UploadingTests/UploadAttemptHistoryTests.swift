@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import Multipart
+import SQLiteDatabase
 import TestSupport
 import Testing
 @testable import Uploading
@@ -142,10 +142,10 @@ struct UploadAttemptHistoryTests {
 
     /// A journal as the first version wrote it: the `v1` schema, one queued row.
     private static func writeFirstVersionJournal(at path: String, spec: UploadJobSpec) throws {
-        let database = try DatabaseQueue(path: path)
+        let database = try SQLiteConnection(path: path)
         let json = String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)
-        try database.write { db in
-            try db.execute(sql: """
+        try database.transaction { db in
+            try db.execute("""
                 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
                 INSERT INTO grdb_migrations VALUES ('v1');
                 CREATE TABLE upload_job (
@@ -156,8 +156,8 @@ struct UploadAttemptHistoryTests {
                     created_at REAL NOT NULL, updated_at REAL NOT NULL);
                 CREATE TABLE form_state (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL, updated_at REAL NOT NULL);
                 """)
-            try db.execute(sql: "INSERT INTO upload_job (spec, state, attempts, created_at, updated_at) VALUES (?, 'queued', 1, 0, 0)",
-                           arguments: [json])
+            try db.prepare("INSERT INTO upload_job (spec, state, attempts, created_at, updated_at) VALUES (?, 'queued', 1, 0, 0)")
+                .execute([.text(json)])
         }
         try database.close()
     }

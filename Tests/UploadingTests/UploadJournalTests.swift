@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import Multipart
+import SQLiteDatabase
 import TestSupport
 import Testing
 @testable import Uploading
@@ -239,14 +239,14 @@ struct UploadJournalTests {
         let journal = try UploadJournal(path: path)
         let jobs = try journal.insert([Self.spec("a"), Self.spec("b")])
         try journal.close()
-        let database = try DatabaseQueue(path: path)
-        try database.write { db in
-            try db.execute(sql: "UPDATE upload_job SET state = 'failed', last_error = 'old text' WHERE id = ?",
-                           arguments: [jobs[0].id.rawValue])
-            try db.execute(sql: """
+        let database = try SQLiteConnection(path: path)
+        try database.transaction { db in
+            try db.prepare("UPDATE upload_job SET state = 'failed', last_error = 'old text' WHERE id = ?")
+                .execute([.integer(jobs[0].id.rawValue)])
+            try db.prepare("""
                 UPDATE upload_job SET state = 'failed', last_error = 'newer text',
                 last_error_reason = '{"version":2,"error":{"somethingNew":{}}}' WHERE id = ?
-                """, arguments: [jobs[1].id.rawValue])
+                """).execute([.integer(jobs[1].id.rawValue)])
         }
         try database.close()
 

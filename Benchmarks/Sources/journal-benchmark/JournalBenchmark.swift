@@ -18,12 +18,10 @@ struct JournalBenchmark {
             func cancel() {}
         }
 
-        func start(_ request: UploadRequest, progress: @escaping @Sendable (Int64) -> Void,
-                   bodyCompleting: @escaping @Sendable () -> Bool,
+        func start(_ request: UploadRequest, bodyCompleting: @escaping @Sendable () -> Bool,
                    completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) -> any TransportTask {
             DispatchQueue.global().async {
                 guard bodyCompleting() else { return completion(.failure(.transferFailed(reason: .other(message: "held back")))) }
-                progress(request.message.body.contentLength)
                 completion(.success(UploadResponse(status: 201)))
             }
             return Task()

@@ -64,9 +64,9 @@ enum TLSFailureDiagnosis {
     /// - Parameter description: The error's description.
     /// - Returns: The reason, or nil when the description has no `error:` part.
     static func reasonName(in description: String) -> String? {
-        guard let start = description.range(of: "error:") else { return nil }
+        guard let start = description.firstRange(of: "error:") else { return nil }
         var text = description[start.upperBound...]
-        if let end = text.range(of: " at ") { text = text[..<end.lowerBound] }
+        if let end = text.firstRange(of: " at ") { text = text[..<end.lowerBound] }
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count >= 4, let reason = fields.last, !reason.isEmpty else { return nil }
         return String(reason)

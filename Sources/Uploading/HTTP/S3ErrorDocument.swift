@@ -34,8 +34,8 @@ public struct S3ErrorDocument: Sendable, Hashable, CustomStringConvertible {
 
     /// The text between `<name>` and `</name>` (the first such element), trimmed.
     private static func element(_ name: String, in text: Substring) -> Substring? {
-        guard let open = text.range(of: "<\(name)>"),
-              let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex) else { return nil }
+        guard let open = text.firstRange(of: "<\(name)>"),
+              let close = text[open.upperBound...].firstRange(of: "</\(name)>") else { return nil }
         return text[open.upperBound..<close.lowerBound]
     }
 

@@ -5,7 +5,7 @@ extension String {
     /// - Parameter replacement: What stands for the password (a mask), or nil to remove it.
     /// - Returns: The URL.
     public func replacingURLPassword(with replacement: String?) -> String {
-        let authorityStart = range(of: "://")?.upperBound ?? startIndex
+        let authorityStart = firstRange(of: "://")?.upperBound ?? startIndex
         let authorityEnd = self[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? endIndex
         guard let at = self[authorityStart..<authorityEnd].lastIndex(of: "@"),
               let colon = self[authorityStart..<at].firstIndex(of: ":") else { return self }

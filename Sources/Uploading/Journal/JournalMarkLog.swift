@@ -199,7 +199,7 @@ final class JournalMarkLog: Sendable {
     static func marks(inFile path: String) throws(UploadError) -> [JournalMark] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .journalFailed(reason: .readFailed(message: "cannot read the journal's marks in \(path): \(error.localizedDescription)"))
+            throw .journalFailed(reason: .readFailed(message: "cannot read the journal's marks in \(path): \(error)"))
         }
         var marks: [JournalMark] = []
         data.withUnsafeBytes { bytes in

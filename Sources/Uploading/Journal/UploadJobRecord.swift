@@ -1,22 +1,21 @@
 import FoundationEssentials
-import GRDB
 import Multipart
+import SQLiteDatabase
 
-/// One row of the `upload_job` table, mapped by GRDB: `UploadJournal` inserts, updates and
-/// fetches jobs through it, and it alone knows the columns.
+/// One row of the `upload_job` table: `UploadJournal` inserts, updates and fetches jobs through
+/// it, and it alone knows the columns.
 ///
-/// Rows decode through `Decodable` (JSON columns — `spec`, `attempt_history`,
-/// `last_error_reason` — with a plain `JSONDecoder`); they are written by cached statements:
-/// new rows by ``insertQueued(_:client:at:json:in:)``, state changes by ``updateRow(in:json:)``
-/// from `databaseValue(of:json:)`, one switch over the columns. GRDB's `Encodable` path, its
-/// record inserts and its `update(_:columns:)`, which rebuilds its column sets on every call,
-/// made the journal's writes 2–5 times slower. JSON columns keep the plain `JSONEncoder` shape
-/// the journal always wrote; `JournalJSON` writes the spec and the attempt history in it.
-struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
-    static let databaseTableName = "upload_job"
+/// Rows are read by ``init(row:)`` from ``selectSQL``'s columns (JSON columns — `spec`,
+/// `attempt_history`, `last_error_reason`, `tus_checkpoint` — with a plain `JSONDecoder`); they
+/// are written by the connection's cached statements: new rows by
+/// ``insertQueued(_:client:at:json:in:)``, state changes by ``updateRow(in:json:)`` from
+/// `value(of:json:)`, one switch over the columns. JSON columns keep the plain `JSONEncoder`
+/// shape the journal always wrote; `JournalJSON` writes the spec and the attempt history in it.
+struct UploadJobRecord {
+    static let tableName = "upload_job"
 
-    /// The job's ID; nil until SQLite assigns it on insert.
-    var id: Int64?
+    /// The job's ID (the row's primary key).
+    var id: Int64
     /// What is sent; nil in a record that updates a row without rewriting its spec.
     var spec: UploadJobSpec?
     /// `UploadJobState`'s raw value.
@@ -45,13 +44,10 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     /// A tus job's upload URL, confirmed offset, file stamp and notes (JSON), so a killed run's
     /// successor goes on from the server's offset.
     var tusCheckpoint: TusCheckpoint?
-    /// `JournalClient`'s raw value; nil in rows written before clients were recorded.
-    var client: String?
-    /// When the row was inserted; nil in a record that updates a row.
-    var createdAt: Double?
     var updatedAt: Double
 
-    enum CodingKeys: String, CodingKey {
+    /// The columns the record reads and writes, named as in the table.
+    enum Column: String, CaseIterable {
         case id, spec, state, attempts
         case automaticRetries = "automatic_retries"
         case lastError = "last_error"
@@ -63,33 +59,39 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
         case responseTruncated = "response_truncated"
         case attemptHistory = "attempt_history"
         case tusCheckpoint = "tus_checkpoint"
-        case client
-        case createdAt = "created_at"
         case updatedAt = "updated_at"
+
+        /// The column's index in ``UploadJobRecord/selectSQL``'s rows.
+        var index: Int32 { Self.indexes[self]! }
+
+        private static let indexes = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, Int32($0)) })
     }
 
+    /// Selects every column the record reads, in ``Column``'s order; a `WHERE` clause may follow.
+    static let selectSQL = "SELECT \(Column.allCases.map(\.rawValue).joined(separator: ", ")) FROM \(tableName)"
+
     /// The columns a state change writes.
-    private static let stateColumns: [CodingKeys] = [
+    private static let stateColumns: [Column] = [
         .state, .attempts, .automaticRetries, .lastError, .lastErrorReason, .totalBytes, .updatedAt, .attemptHistory,
         .tusCheckpoint,
     ]
     /// The columns a job's response adds to a state change.
-    private static let responseColumns: [CodingKeys] = [.responseStatus, .responseHeaders, .responseBody, .responseTruncated]
+    private static let responseColumns: [Column] = [.responseStatus, .responseHeaders, .responseBody, .responseTruncated]
 
     /// One `UPDATE` of a row by primary key: the columns it writes and its SQL.
     private struct RowUpdate {
-        let columns: [CodingKeys]
+        let columns: [Column]
         let sql: String
 
-        init(_ columns: [CodingKeys]) {
+        init(_ columns: [Column]) {
             self.columns = columns + [.id]
-            let assignments = columns.map { "\($0.stringValue) = ?" }.joined(separator: ", ")
-            sql = "UPDATE \(UploadJobRecord.databaseTableName) SET \(assignments) WHERE id = ?"
+            let assignments = columns.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
+            sql = "UPDATE \(UploadJobRecord.tableName) SET \(assignments) WHERE id = ?"
         }
     }
 
     /// The state changes' updates, built once: without and with a response, then the same with
-    /// the spec (indexed as in ``updateRow(in:)``).
+    /// the spec (indexed as in ``updateRow(in:json:)``).
     private static let rowUpdates: [RowUpdate] = [false, true].flatMap { includingSpec in
         [false, true].map { withResponse in
             RowUpdate(stateColumns + (withResponse ? responseColumns : []) + (includingSpec ? [.spec] : []))
@@ -99,29 +101,54 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     private static let jsonEncoder = JSONEncoder()
     private static let jsonDecoder = JSONDecoder()
 
-    static func databaseJSONDecoder(for column: String) -> JSONDecoder { jsonDecoder }
-
     /// The insert of a queued job's row; the other columns start as their defaults say (no
     /// attempts, no error, no response).
     private static let insertSQL = """
-        INSERT INTO \(databaseTableName) (spec, state, client, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+        INSERT INTO \(tableName) (spec, state, client, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
         """
 
-    /// Inserts a new job's row, queued, through a statement the database caches.
+    /// Inserts a new job's row, queued, through a statement the connection caches.
     ///
     /// - Parameters:
     ///   - spec: The job's spec.
     ///   - client: Whose job it is.
     ///   - now: Seconds since 1970.
     ///   - json: Writes the spec (one per transaction, so a batch's shared fields are encoded once).
-    ///   - db: The database, in a write transaction.
+    ///   - connection: The journal's connection, in a write transaction.
     /// - Returns: The row's ID.
     static func insertQueued(_ spec: UploadJobSpec, client: JournalClient, at now: Double,
-                             json: inout JournalJSON, in db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: insertSQL)
-        statement.setUncheckedArguments([try json.spec(spec), UploadJobState.queued.rawValue, client.rawValue, now, now])
-        try statement.execute()
-        return db.lastInsertedRowID
+                             json: inout JournalJSON, in connection: SQLiteConnection) throws -> Int64 {
+        try connection.cachedStatement(insertSQL).execute([
+            .text(try json.spec(spec)), .text(UploadJobState.queued.rawValue), .text(client.rawValue), .real(now), .real(now),
+        ])
+        return connection.lastInsertedRowID
+    }
+
+    /// The record a row of ``selectSQL`` describes.
+    ///
+    /// - Parameter row: The statement, on a row.
+    /// - Throws: `DecodingError` when a JSON column does not decode.
+    init(row: SQLiteStatement) throws {
+        id = row.int64(Column.id.index) ?? 0
+        spec = try Self.decode(UploadJobSpec.self, from: row, column: .spec)
+        state = row.text(Column.state.index) ?? ""
+        attempts = Int(row.int64(Column.attempts.index) ?? 0)
+        automaticRetries = Int(row.int64(Column.automaticRetries.index) ?? 0)
+        lastError = row.text(Column.lastError.index)
+        lastErrorReason = try Self.decode(JournaledError.self, from: row, column: .lastErrorReason)
+        totalBytes = row.int64(Column.totalBytes.index)
+        responseStatus = row.int64(Column.responseStatus.index).map { Int($0) }
+        responseHeaders = row.text(Column.responseHeaders.index)
+        responseBody = row.data(Column.responseBody.index)
+        responseTruncated = (row.int64(Column.responseTruncated.index) ?? 0) != 0
+        attemptHistory = try Self.decode([UploadAttempt].self, from: row, column: .attemptHistory)
+        tusCheckpoint = try Self.decode(TusCheckpoint.self, from: row, column: .tusCheckpoint)
+        updatedAt = row.double(Column.updatedAt.index) ?? 0
+    }
+
+    /// A JSON column's value; nil for NULL.
+    private static func decode<Value: Decodable>(_ type: Value.Type, from row: SQLiteStatement, column: Column) throws -> Value? {
+        try row.data(column.index).map { try jsonDecoder.decode(type, from: $0) }
     }
 
     /// The record that writes a job's state, and its spec when asked, to its row.
@@ -149,42 +176,38 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     }
 
     /// Writes the record's state (its response when it has one, its spec when it has one) to its
-    /// row: one `UPDATE` by primary key, through a statement the database caches. A row deleted
+    /// row: one `UPDATE` by primary key, through a statement the connection caches. A row deleted
     /// meanwhile stays deleted.
     ///
     /// - Parameters:
-    ///   - db: The database, in a write transaction.
+    ///   - connection: The journal's connection, in a write transaction.
     ///   - json: Writes the spec, when the record has one (one per transaction).
-    func updateRow(in db: Database, json: inout JournalJSON) throws {
+    func updateRow(in connection: SQLiteConnection, json: inout JournalJSON) throws {
         let update = Self.rowUpdates[(spec == nil ? 0 : 2) + (responseStatus == nil ? 0 : 1)]
-        let statement = try db.cachedStatement(sql: update.sql)
-        var values: [(any DatabaseValueConvertible)?] = []
+        var values: [SQLiteValue] = []
         values.reserveCapacity(update.columns.count)
-        for column in update.columns { values.append(try databaseValue(of: column, json: &json)) }
-        statement.setUncheckedArguments(StatementArguments(values))
-        try statement.execute()
+        for column in update.columns { values.append(try value(of: column, json: &json)) }
+        try connection.cachedStatement(update.sql).execute(values)
     }
 
     /// A column's value as SQLite stores it: JSON columns as text.
-    private func databaseValue(of column: CodingKeys, json: inout JournalJSON) throws -> (any DatabaseValueConvertible)? {
+    private func value(of column: Column, json: inout JournalJSON) throws -> SQLiteValue {
         switch column {
-        case .id: return id
-        case .spec: return try spec.map { try json.spec($0) }
-        case .state: return state
-        case .attempts: return attempts
-        case .automaticRetries: return automaticRetries
-        case .lastError: return lastError
-        case .lastErrorReason: return try lastErrorReason.map(Self.json)
-        case .totalBytes: return totalBytes
-        case .responseStatus: return responseStatus
-        case .responseHeaders: return responseHeaders
-        case .responseBody: return responseBody
-        case .responseTruncated: return responseTruncated
-        case .attemptHistory: return attemptHistory.map(JournalJSON.attempts)
-        case .tusCheckpoint: return try tusCheckpoint.map(Self.json)
-        case .client: return client
-        case .createdAt: return createdAt
-        case .updatedAt: return updatedAt
+        case .id: return .integer(id)
+        case .spec: return SQLiteValue(try spec.map { try json.spec($0) })
+        case .state: return .text(state)
+        case .attempts: return SQLiteValue(attempts)
+        case .automaticRetries: return SQLiteValue(automaticRetries)
+        case .lastError: return SQLiteValue(lastError)
+        case .lastErrorReason: return SQLiteValue(try lastErrorReason.map(Self.json))
+        case .totalBytes: return SQLiteValue(totalBytes)
+        case .responseStatus: return SQLiteValue(responseStatus)
+        case .responseHeaders: return SQLiteValue(responseHeaders)
+        case .responseBody: return SQLiteValue(responseBody)
+        case .responseTruncated: return SQLiteValue(responseTruncated)
+        case .attemptHistory: return SQLiteValue(attemptHistory.map(JournalJSON.attempts))
+        case .tusCheckpoint: return SQLiteValue(try tusCheckpoint.map(Self.json))
+        case .updatedAt: return .real(updatedAt)
         }
     }
 
@@ -199,7 +222,7 @@ struct UploadJobRecord: Decodable, FetchableRecord, TableRecord {
     /// - Returns: The job.
     func job(spec: UploadJobSpec) -> UploadJob {
         UploadJob(
-            id: UploadJobID(id ?? 0),
+            id: UploadJobID(id),
             spec: spec,
             state: UploadJobState(rawValue: state) ?? .failed,
             progress: UploadProgress(totalBytes: totalBytes),

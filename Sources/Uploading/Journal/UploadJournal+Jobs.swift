@@ -1,7 +1,5 @@
 import FoundationEssentials
-import GRDB
-import Multipart
-import Synchronization
+import SQLiteDatabase
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,12 +30,12 @@ extension UploadJournal {
         try failIfInjected(.insert(count: specs.count))
         let now = Date().timeIntervalSince1970
         do {
-            return try database.write { db in
+            return try database.write { connection in
                 var ids: [UploadJobID] = []
                 ids.reserveCapacity(specs.count)
                 var json = JournalJSON()
                 for spec in specs {
-                    ids.append(UploadJobID(try UploadJobRecord.insertQueued(spec, client: client, at: now, json: &json, in: db)))
+                    ids.append(UploadJobID(try UploadJobRecord.insertQueued(spec, client: client, at: now, json: &json, in: connection)))
                 }
                 return ids
             }
@@ -56,17 +54,17 @@ extension UploadJournal {
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         do {
-            try database.write { db in
-                let delete = try db.cachedStatement(sql: "DELETE FROM \(UploadJobRecord.databaseTableName) WHERE id = ?")
+            try database.write { connection in
+                let delete = try connection.cachedStatement("DELETE FROM \(UploadJobRecord.tableName) WHERE id = ?")
                 var json = JournalJSON()
                 for change in changes {
                     switch change {
                     case let .update(job, _) where job.state == .succeeded && !client.keepsSucceededRows:
-                        try delete.execute(arguments: [job.id.rawValue])
+                        try delete.execute([.integer(job.id.rawValue)])
                     case let .update(job, includingSpec):
-                        try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: db, json: &json)
+                        try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: connection, json: &json)
                     case let .delete(ids):
-                        for id in ids { try delete.execute(arguments: [id.rawValue]) }
+                        for id in ids { try delete.execute([.integer(id.rawValue)]) }
                     }
                 }
             }
@@ -111,21 +109,24 @@ extension UploadJournal {
             let reason = String(decoding: (try? JSONEncoder().encode(JournaledError(error))) ?? Data(), as: UTF8.self)
             let now = Date().timeIntervalSince1970
             do {
-                try database.write { db in
-                    let interrupted = try db.cachedStatement(sql: """
+                try database.write { connection in
+                    let interrupted = try connection.prepare("""
                         UPDATE upload_job SET state = 'failed', last_error = ?, last_error_reason = ?, updated_at = ?
                         WHERE id = ? AND ((state = 'uploading' AND attempts <= ?)
                                           OR (state IN ('queued', 'failed', 'cancelled') AND attempts < ?))
                         """)
-                    let succeeded = try db.cachedStatement(sql: """
+                    let succeeded = try connection.prepare("""
                         UPDATE upload_job SET state = 'succeeded', last_error = NULL, last_error_reason = NULL, updated_at = ?
                         WHERE id = ?
                         """)
                     for case let .bodyMayComplete(id, attempt) in marks {
-                        try interrupted.execute(arguments: [error.description, reason, now, id.rawValue, attempt, attempt])
+                        try interrupted.execute([
+                            .text(error.description), .text(reason), .real(now), .integer(id.rawValue), SQLiteValue(attempt),
+                            SQLiteValue(attempt),
+                        ])
                     }
                     for case let .succeeded(id) in marks {
-                        try succeeded.execute(arguments: [now, id.rawValue])
+                        try succeeded.execute([.real(now), .integer(id.rawValue)])
                     }
                 }
             } catch {
@@ -154,9 +155,9 @@ extension UploadJournal {
     /// - Throws: `UploadError.journalFailed(reason: .readFailed)`.
     public func unfinishedJobCount(of other: JournalClient) throws(UploadError) -> Int {
         do {
-            return try database.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM upload_job WHERE state IN ('queued', 'uploading') AND client = ?",
-                                 arguments: [other.rawValue]) ?? 0
+            return try database.perform { connection in
+                let count = try connection.prepare("SELECT COUNT(*) FROM upload_job WHERE state IN ('queued', 'uploading') AND client = ?")
+                return try count.rows([.text(other.rawValue)]) { Int($0.int64(0) ?? 0) }.first ?? 0
             }
         } catch {
             throw .journalFailed(reason: .readFailed(message: "\(error)"))
@@ -191,9 +192,9 @@ extension UploadJournal {
     public func deleteFinishedJobs(keepingCancelled: Bool = false) throws(UploadError) -> Int {
         let cancelled = keepingCancelled ? "" : " OR (state = 'cancelled' AND (client = '\(client.rawValue)' OR client IS NULL))"
         do {
-            return try database.write { db in
-                try db.execute(sql: "DELETE FROM upload_job WHERE state = 'succeeded'\(cancelled)")
-                return db.changesCount
+            return try database.write { connection in
+                try connection.execute("DELETE FROM upload_job WHERE state = 'succeeded'\(cancelled)")
+                return connection.changes
             }
         } catch {
             throw .journalFailed(reason: .writeFailed(message: "\(error)"))
@@ -210,12 +211,13 @@ extension UploadJournal {
     public func requeueFailedJobs(_ ids: [UploadJobID]) throws(UploadError) -> [UploadJobID] {
         try lock.exclusively { () throws(UploadError) -> [UploadJobID] in
             do {
-                return try database.write { db in
+                return try database.write { connection in
+                    let requeue = try connection.prepare(
+                        "UPDATE upload_job SET state = 'queued', client = ?, updated_at = ? WHERE id = ? AND state = 'failed'")
                     var requeued: [UploadJobID] = []
                     for id in ids {
-                        try db.execute(sql: "UPDATE upload_job SET state = 'queued', client = ?, updated_at = ? WHERE id = ? AND state = 'failed'",
-                                       arguments: [client.rawValue, Date().timeIntervalSince1970, id.rawValue])
-                        if db.changesCount > 0 { requeued.append(id) }
+                        try requeue.execute([.text(client.rawValue), .real(Date().timeIntervalSince1970), .integer(id.rawValue)])
+                        if connection.changes > 0 { requeued.append(id) }
                     }
                     return requeued
                 }
@@ -236,11 +238,12 @@ extension UploadJournal {
     public func forgetJobs(_ ids: [UploadJobID]) throws(UploadError) -> Int {
         try lock.exclusively { () throws(UploadError) -> Int in
             do {
-                return try database.write { db in
+                return try database.write { connection in
+                    let forget = try connection.prepare("DELETE FROM upload_job WHERE id = ?")
                     var deleted = 0
                     for id in ids {
-                        try db.execute(sql: "DELETE FROM upload_job WHERE id = ?", arguments: [id.rawValue])
-                        deleted += db.changesCount
+                        try forget.execute([.integer(id.rawValue)])
+                        deleted += connection.changes
                     }
                     return deleted
                 }

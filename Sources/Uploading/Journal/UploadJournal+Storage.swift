@@ -1,7 +1,6 @@
 import FoundationEssentials
-import GRDB
 import Multipart
-import Synchronization
+import SQLiteDatabase
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,67 +9,42 @@ import Musl
 import Darwin
 #endif
 
-// The schema (its migrations), row queries and the files' creation and permissions.
+// The connection's set-up, row queries and the files' creation and permissions.
 extension UploadJournal {
-    static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE upload_job (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    spec TEXT NOT NULL,
-                    state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    automatic_retries INTEGER NOT NULL DEFAULT 0,
-                    last_error TEXT,
-                    total_bytes INTEGER,
-                    response_status INTEGER,
-                    response_headers TEXT,
-                    response_body BLOB,
-                    response_truncated INTEGER NOT NULL DEFAULT 0,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL
-                );
-                CREATE TABLE form_state (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    value BLOB NOT NULL,
-                    updated_at REAL NOT NULL
-                );
-                """)
+    /// Sets the connection up as GRDB's `DatabaseQueue` set the journal's up: a busy timeout of
+    /// 10 s, WAL mode with `synchronous = NORMAL`; then applies the schema's migrations
+    /// (`JournalSchema`).
+    ///
+    /// - Parameter connection: The journal's new connection.
+    /// - Throws: `SQLiteError`, also when the file will not go into WAL mode.
+    static func setUp(_ connection: SQLiteConnection) throws {
+        try connection.setBusyTimeout(milliseconds: 10_000)
+        let mode = try connection.prepare("PRAGMA journal_mode = WAL").rows { $0.text(0) }.first
+        guard mode == "wal" else {
+            throw SQLiteError(extendedCode: 1 /* SQLITE_ERROR */, message: "could not activate WAL Mode at path: \(connection.path)")
         }
-        migrator.registerMigration("v2-attempt-history") { db in
-            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN attempt_history TEXT")
-        }
-        migrator.registerMigration("v3-client") { db in
-            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN client TEXT")
-        }
-        migrator.registerMigration("v4-typed-error") { db in
-            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN last_error_reason TEXT")
-        }
-        migrator.registerMigration("v5-tus-checkpoint") { db in
-            try db.execute(sql: "ALTER TABLE upload_job ADD COLUMN tus_checkpoint TEXT")
-        }
-        return migrator
-    }()
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        try JournalSchema.migrate(connection)
+    }
 
     func fetchJobs(where condition: String) throws(UploadError) -> [UploadJob] {
         do {
-            return try database.read { db in
-                let records = try UploadJobRecord.fetchCursor(
-                    db, sql: "SELECT * FROM upload_job WHERE \(condition) ORDER BY id")
-                var jobs: [UploadJob] = []
+            return try database.perform { connection in
+                let statement = try connection.prepare("\(UploadJobRecord.selectSQL) WHERE \(condition) ORDER BY id")
                 var previousSpec: UploadJobSpec?
-                while let record = try records.next() {
+                return try statement.rows { row in
+                    let record = try UploadJobRecord(row: row)
                     guard var spec = record.spec else {
-                        throw DatabaseError(message: "upload_job row \(record.id ?? 0) has no spec")
+                        throw UploadError.journalFailed(reason: .readFailed(message: "upload_job row \(record.id) has no spec"))
                     }
                     // Rows of one batch share their URL, headers and parameters again.
                     if let previousSpec { spec = spec.sharingRequest(with: previousSpec) }
                     previousSpec = spec
-                    jobs.append(record.job(spec: spec))
+                    return record.job(spec: spec)
                 }
-                return jobs
             }
+        } catch let error as UploadError {
+            throw error
         } catch {
             throw .journalFailed(reason: .readFailed(message: "\(error)"))
         }

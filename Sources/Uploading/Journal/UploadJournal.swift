@@ -1,6 +1,6 @@
 import FoundationEssentials
-import GRDB
 import Multipart
+import SQLiteDatabase
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -21,15 +21,15 @@ import Darwin
 ///
 /// Recording a change is an `UPDATE` of one row by primary key, so its cost does not grow with
 /// the queue; batches of changes share one transaction. All methods are safe to call from any
-/// thread (GRDB's `DatabaseQueue` serialises them).
+/// thread (the connection's `SQLiteQueue` serialises them).
 public final class UploadJournal: Sendable {
     /// The database file's path.
     public let path: String
     /// Whose jobs this handle inserts and restores (rows written before clients were recorded
     /// are anyone's).
     public let client: JournalClient
-    /// The one connection to the file (GRDB's queue serialises every use of it).
-    let database: DatabaseQueue
+    /// The one connection to the file, behind the serial queue that runs every use of it.
+    let database: SQLiteQueue
     let lock: JournalLock
     /// This process's write-ahead marks (`JournalMarkLog`).
     let marks: JournalMarkLog
@@ -57,13 +57,9 @@ public final class UploadJournal: Sendable {
         try Self.createDirectories(directory.isEmpty ? "." : directory, journalPath: path)
         try Self.createPrivateFile(path)
         lock = try JournalLock(journalPath: path)
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(10)
-        configuration.label = "ferry.uploading.journal-db"
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            database = try SQLiteQueue(path: path, label: "ferry.uploading.journal-db")
+            try database.perform(Self.setUp)
         } catch {
             throw .journalFailed(reason: .openFailed(path: path, message: "\(error)"))
         }

@@ -20,7 +20,7 @@ public enum EnvironmentReference {
     public static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
         var result = ""
         var rest = text[...]
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstRange(of: "${") {
             result += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else { throw .unclosed }
             let variable = String(rest[start.upperBound..<end])
@@ -36,7 +36,7 @@ public enum EnvironmentReference {
     /// - Parameter text: The value.
     /// - Returns: Whether it contains `${…}`.
     public static func isReference(_ text: String) -> Bool {
-        guard let start = text.range(of: "${") else { return false }
+        guard let start = text.firstRange(of: "${") else { return false }
         return text[start.upperBound...].contains("}")
     }
 

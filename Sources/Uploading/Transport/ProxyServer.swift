@@ -25,7 +25,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         let text = url.trimmingWhitespace()
         let redacted = Self.redacted(text)
         var rest = Substring(text)
-        if let separator = text.range(of: "://") {
+        if let separator = text.firstRange(of: "://") {
             let scheme = text[..<separator.lowerBound].lowercased()
             guard scheme == "http" else { throw .unsupportedScheme(scheme: scheme, url: redacted) }
             rest = text[separator.upperBound...]
@@ -103,13 +103,33 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
     /// A proxy URL with its credentials taken out, for error texts.
     static func redacted(_ url: String) -> String {
-        let start = url.range(of: "://")?.upperBound ?? url.startIndex
+        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
         let authorityEnd = url[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         guard let at = url[start..<authorityEnd].lastIndex(of: "@") else { return url }
         return String(url[..<start]) + url[url.index(after: at)...]
     }
 
+    /// `%XX` escapes decoded (a proxy URL's user and password); the text as it is when an
+    /// escape is malformed or the result is not UTF-8.
     private static func percentDecoded(_ text: Substring) -> String {
-        String(text).removingPercentEncoding ?? String(text)
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard utf8.count >= 2, let high = hexDigit(utf8.removeFirst()), let low = hexDigit(utf8.removeFirst()) else {
+                return String(text)
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(text)
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
