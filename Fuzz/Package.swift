@@ -18,13 +18,13 @@ let package = Package(
     targets: [
         // What every target shares: libFuzzer's driver entry and `require`.
         .target(name: "FuzzSupport"),
-        // The receiver's FormDataReader (multipart-kit's parser + RawHeaderScanner) on a body.
+        // The receiver's FormDataReader (on FormDataParser) on a body.
         .executableTarget(name: "FuzzReceiverMultipart", dependencies: [
             "FuzzSupport",
             .product(name: "Receiver", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        // HeaderValue, PartHeaders, SafeFilename and RawHeaderScanner on one part's headers.
+        // HeaderValue, PartHeaders, SafeFilename and FormDataParser on one part's headers.
         .executableTarget(name: "FuzzReceiverHeaders", dependencies: [
             "FuzzSupport",
             .product(name: "Receiver", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),

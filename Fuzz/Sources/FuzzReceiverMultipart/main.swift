@@ -5,9 +5,8 @@ import NIOPosix
 @testable import Receiver
 import FuzzSupport
 
-/// `ferry serve`'s multipart reader (`FormDataReader`: multipart-kit's streaming parser, with
-/// `RawHeaderScanner` beside it for header values that are not UTF-8) on an arbitrary body
-/// with the boundary `fz`, storing files in a scratch directory.
+/// `ferry serve`'s multipart reader (`FormDataReader` on Ferry's own streaming `FormDataParser`)
+/// on an arbitrary body with the boundary `fz`, storing files in a scratch directory.
 ///
 /// The first input byte picks how the body is cut into chunks (1 to 64 bytes, or whole); the
 /// rest is the body. Checked beyond "no crash":
