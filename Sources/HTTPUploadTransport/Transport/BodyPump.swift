@@ -11,8 +11,8 @@ import Synchronization
 /// with the file's middle as file regions the kernel sends (`FileRegionReader`, `sendfile`). A
 /// body of one chunk, at most `smallBodyLimit`, may be read when the pump is made; a larger one
 /// is read from the first `next` on. Results are delivered on the event loop given to `next`.
-/// After a region, the next write is prepared only when asked for, once the region's write
-/// completed (its file is checked then, and its size follows the link). The read that reaches
+/// After a file's last region, the next write (its last chunk, which checks it) is read only when
+/// asked for, once the region's write completed; region sizes follow how long writes take. The read that reaches
 /// the body's end closes the files at once; `close()` releases them otherwise and **must** be
 /// called once the exchange ends, however it ends.
 final class BodyPump: Sendable {
@@ -42,6 +42,10 @@ final class BodyPump: Sendable {
         var exhausted = false
         /// Body bytes not read yet (so a small body gets a small buffer).
         var remaining: Int64
+        /// The region handed over last and when: the next `next` comes once its write completed.
+        var regionHandedOver: (bytes: Int64, at: ContinuousClock.Instant)?
+        /// The size of the regions read next, from how long their writes take.
+        var sizing: FileRegionSizing
     }
 
     private static let readTarget = DispatchQueue(label: "ferry.uploading.body-read", attributes: .concurrent)
@@ -70,7 +74,8 @@ final class BodyPump: Sendable {
     init(body: RequestBody, chunkSize: Int, readsSmallBodyNow: Bool) {
         self.body = body
         self.chunkSize = chunkSize
-        self.state = Mutex(State(remaining: body.contentLength))
+        self.state = Mutex(State(remaining: body.contentLength, sizing: FileRegionSizing(
+            minimum: Int64(chunkSize), maximum: max(Int64(chunkSize), Self.maximumRegion))))
         if readsSmallBodyNow, body.contentLength <= min(Self.smallBodyLimit, Int64(chunkSize)) {
             let reader = body.makeReader(chunkSize: chunkSize)
             state.withLock { $0.source = .chunks(reader) }
@@ -94,17 +99,23 @@ final class BodyPump: Sendable {
     ///   - deliver: Receives the write, the end, or the read error.
     func next(on loop: any EventLoop, fileRegions: Bool,
               _ deliver: @escaping @Sendable (Result<IOData?, MultipartError>) -> Void) {
+        let now = ContinuousClock.now
         let (ready, startsRead): (Result<IOData?, MultipartError>?, Bool) = state.withLock { state in
             guard !state.closed else { return (nil, false) }
+            if let (bytes, at) = state.regionHandedOver {
+                state.sizing.regionWritten(bytes, in: now - at)
+                state.regionHandedOver = nil
+            }
             if state.source == nil {
                 state.source = fileRegions && FileRegionCursor.hasRegions(body.segments, bufferSize: chunkSize)
-                    ? .regions(FileRegionReader(segments: body.segments, bufferSize: chunkSize, maximumRegion: Self.maximumRegion))
+                    ? .regions(FileRegionReader(segments: body.segments, bufferSize: chunkSize))
                     : .chunks(body.makeReader(chunkSize: chunkSize))
             }
             switch state.slot {
             case let .ready(result, readsOn):
                 let readsAhead = readsOn && !state.exhausted
                 state.slot = state.exhausted ? .ended : (readsAhead ? .reading : .idle)
+                state.regionHandedOver = Self.region(in: result).map { ($0, now) }
                 return (result, readsAhead)
             case .ended:
                 return (.success(nil), false)
@@ -150,6 +161,7 @@ final class BodyPump: Sendable {
                 guard !state.closed else { return .none }
                 if case let .waiting(loop, deliver) = state.slot {
                     state.slot = exhausted ? .ended : (readsOn ? .reading : .idle)
+                    state.regionHandedOver = Self.region(in: result).map { ($0, .now) }
                     return (loop, deliver)
                 }
                 state.slot = .ready(result, readsOn: readsOn)
@@ -166,8 +178,14 @@ final class BodyPump: Sendable {
         }
     }
 
+    /// The length of a region read, nil for anything else.
+    private static func region(in result: Result<IOData?, MultipartError>) -> Int64? {
+        guard case let .success(.fileRegion(region)?) = result else { return nil }
+        return Int64(region.readableBytes)
+    }
+
     /// Reads the next write from `source`; `exhausted` when no read should follow (the end, or an
-    /// error), `readsOn` false after a region (the next is read when asked for).
+    /// error), `readsOn` false after a file's last region (the next is read when asked for).
     private func read(_ source: Source) -> (result: Result<IOData?, MultipartError>, exhausted: Bool, readsOn: Bool) {
         switch source {
         case let .chunks(reader):
@@ -176,10 +194,9 @@ final class BodyPump: Sendable {
             return (result.map { $0.map(IOData.byteBuffer) }, exhausted, true)
         case let .regions(reader):
             do throws(MultipartError) {
-                let data = try reader.next()
+                let (data, readsAhead) = try reader.next(regionSize: state.withLock { $0.sizing.size })
                 if data == nil { reader.close() }
-                if case .fileRegion? = data { return (.success(data), false, false) }
-                return (.success(data), data == nil, true)
+                return (.success(data), data == nil, readsAhead)
             } catch {
                 return (.failure(error), true, true)
             }

@@ -26,11 +26,8 @@ import Musl
 final class FileRegionReader: Sendable {
     private struct State: ~Copyable {
         var cursor: FileRegionCursor
-        var sizing: FileRegionSizing
         /// The open file: the segment's index and its descriptor.
         var open: (segment: Int, descriptor: Int32)?
-        /// The last region handed over and when, to size the next one by its write.
-        var lastRegion: (bytes: Int64, at: ContinuousClock.Instant)?
 
         mutating func closeFile() {
             if let open { _ = Glibc.close(open.descriptor) }
@@ -50,31 +47,30 @@ final class FileRegionReader: Sendable {
     /// - Parameters:
     ///   - segments: The body's segments.
     ///   - bufferSize: The most bytes per buffer, and a file's last stretch (read, not a region).
-    ///   - maximumRegion: The largest region.
-    init(segments: [BodySegment], bufferSize: Int, maximumRegion: Int64) {
+    init(segments: [BodySegment], bufferSize: Int) {
         self.segments = segments
-        self.state = Mutex(State(
-            cursor: FileRegionCursor(segments: segments, bufferSize: bufferSize),
-            sizing: FileRegionSizing(minimum: Int64(bufferSize), maximum: max(Int64(bufferSize), maximumRegion))
-        ))
+        self.state = Mutex(State(cursor: FileRegionCursor(segments: segments, bufferSize: bufferSize)))
     }
 
     /// The next write of the body.
     ///
-    /// - Returns: The piece, nil after the body's end; a region is the caller's to close.
+    /// - Parameter regionSize: The most bytes a region may hold (`FileRegionSizing`).
+    /// - Returns: The piece, nil after the body's end (a region is the caller's to close), and
+    ///   whether the following piece may be read ahead: not after a file's last region, since the
+    ///   read after it checks the file, which must wait until the regions were written.
     /// - Throws: `MultipartError.fileChanged` or `.fileReadFailed` naming the file; the file is
     ///   closed then.
-    func next() throws(MultipartError) -> IOData? {
-        try state.withLock { (state: inout State) throws(MultipartError) -> IOData? in
-            if let (bytes, at) = state.lastRegion {
-                state.sizing.regionWritten(bytes, in: ContinuousClock.now - at)
-                state.lastRegion = nil
-            }
+    func next(regionSize: Int64) throws(MultipartError) -> (data: IOData?, readsAhead: Bool) {
+        try state.withLock { (state: inout State) throws(MultipartError) -> (data: IOData?, readsAhead: Bool) in
             do throws(MultipartError) {
-                while let piece = state.cursor.next(regionSize: state.sizing.size) {
-                    if let data = try produce(piece, state: &state) { return data }
+                while let piece = state.cursor.next(regionSize: regionSize) {
+                    guard let data = try produce(piece, state: &state) else { continue }
+                    guard case .region = piece else { return (data, true) }
+                    var following = state.cursor
+                    if case .region? = following.next(regionSize: regionSize) { return (data, true) }
+                    return (data, false)
                 }
-                return nil
+                return (nil, true)
             } catch {
                 state.closeFile()
                 throw error
@@ -97,7 +93,6 @@ final class FileRegionReader: Sendable {
             let (snapshot, descriptor) = try openFile(segment, state: &state)
             let duplicate = dup(descriptor)
             guard duplicate >= 0 else { throw .fileReadFailed(path: snapshot.path, errno: errno) }
-            state.lastRegion = (Int64(range.count), ContinuousClock.now)
             let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: duplicate)
             return .fileRegion(FileRegion(fileHandle: handle, readerIndex: Int(range.lowerBound), endIndex: Int(range.upperBound)))
         case let .read(segment, range, checksFile):
