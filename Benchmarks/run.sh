@@ -2,7 +2,8 @@
 # Prints Ferry's benchmark figures. Not a test: nothing here passes or fails.
 #   Benchmarks/run.sh encode   # 1 GiB file encoded to a discarding sink vs a plain read loop
 #   Benchmarks/run.sh journal  # queueing 10,000 jobs and recording their state changes
-#   Benchmarks/run.sh upload   # ferry send vs curl -F to the same discarding receiver
+#   Benchmarks/run.sh upload   # 1 GiB: ferry send vs curl -F to discard_server.py and nginx (upload.sh);
+#                              # 2,000 small files to discard_server.py
 #   Benchmarks/run.sh many [N...]  # N files of 100-300 bytes to nginx: ferry send vs one curl -Z
 #                                  # (MANY_SHAPE=proxy: nginx proxies each request to an upstream)
 #   Benchmarks/run.sh many-tls [N...]  # the same over HTTPS (curl -Z multiplexes over HTTP/2;
@@ -61,20 +62,15 @@ journal)
 upload)
     (cd .. && swift build -c release --product ferry >&2)
     ferry="$(cd .. && swift build -c release --show-bin-path)/ferry"
+    # 1 GiB: ferry vs curl -F to discard_server.py and to nginx, medians of 5 alternating rounds.
+    BENCH_DIR="$work" ./upload.sh "$ferry"
     # A discarding receiver that answers only after reading the whole body (nginx's `return 200`
     # answers before reading it, and a client may stop sending then).
     ./discard_server.py 18090 & discard=$!
     trap 'kill $discard 2>/dev/null' EXIT
     sleep 1
-    file="$work/1GiB.bin"
-    [ -f "$file" ] && [ "$(stat -c %s "$file")" = 1073741824 ] || head -c 1073741824 /dev/urandom > "$file"
-    cat "$file" > /dev/null
     export XDG_STATE_HOME="$work/state"
     rm -rf "$XDG_STATE_HOME"
-    for round in 1 2 3; do
-        ./measure.py curl-1GiB curl -s -o /dev/null -F "file=@$file" http://127.0.0.1:18090/upload
-        ./measure.py ferry-1GiB "$ferry" send --retry 0 --url http://127.0.0.1:18090/upload "$file"
-    done > "$work/single.jsonl"
     small="$work/small"
     if [ ! -d "$small" ]; then
         mkdir -p "$small"
@@ -85,16 +81,10 @@ upload)
         ./measure.py curl-2000x4KiB sh -c "ls '$small' | xargs -P8 -I{} curl -s -o /dev/null -F 'file=@$small/{}' '$url'"
         ./measure.py ferry-2000x4KiB sh -c "'$ferry' send --concurrency 8 --retry 0 --url '$url' '$small'/* > /dev/null"
     done > "$work/small.jsonl"
-    python3 - "$work/single.jsonl" "$work/small.jsonl" <<'PY'
+    python3 - "$work/small.jsonl" <<'PY'
 import json, sys
-single = [json.loads(l) for l in open(sys.argv[1])]
-small = [json.loads(l) for l in open(sys.argv[2])]
+small = [json.loads(l) for l in open(sys.argv[1])]
 best = lambda rows, label: min(r["seconds"] for r in rows if r["label"] == label)
-rss = lambda rows, label: max(r["peakRSSKiB"] for r in rows if r["label"] == label) / 1024
-gib = 1073741824 / 1e6
-c, f = best(single, "curl-1GiB"), best(single, "ferry-1GiB")
-print(f"1 GiB upload: curl {gib / c:.0f} MB/s (peak RSS {rss(single, 'curl-1GiB'):.1f} MiB), "
-      f"ferry {gib / f:.0f} MB/s (peak RSS {rss(single, 'ferry-1GiB'):.1f} MiB); ferry/curl = {c / f:.2f} (goal >= 1.0, RSS <= 32 MiB)")
 c, f = best(small, "curl-2000x4KiB"), best(small, "ferry-2000x4KiB")
 print(f"2,000 x 4 KiB at concurrency 8: curl (xargs -P8) {2000 / c:.0f} files/s, ferry {2000 / f:.0f} files/s; "
       f"ferry/curl = {c / f:.2f} (goal >= 3.0, journal on)")

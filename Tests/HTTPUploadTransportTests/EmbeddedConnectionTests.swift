@@ -103,7 +103,7 @@ struct EmbeddedConnectionTests {
     private static func http1Connection() throws -> (EmbeddedChannel, PooledConnection) {
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
-        let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60))
+        let handler = ExchangeHandler(pooledIdleTimeout: .seconds(60), sendsFileRegions: true)
         try channel.pipeline.syncOperations.addHandler(handler)
         return (channel, PooledConnection(id: .init(value: 1), channel: channel, handler: handler))
     }

@@ -270,7 +270,8 @@ final class ConnectionSetup: Sendable {
         // Plain TCP: the server's close comes as a half-close, probed for the reset that tells a
         // request it never read (`ExchangeHandler`).
         if plan.tls == nil { try channel.syncOptions?.setOption(.allowRemoteHalfClosure, value: true) }
-        let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout)
+        // Plain TCP (a forwarding proxy included): body files may go by sendfile.
+        let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout, sendsFileRegions: plan.tls == nil)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
         try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
         try operations.addHandler(exchange)

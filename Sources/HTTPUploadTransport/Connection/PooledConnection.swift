@@ -124,7 +124,7 @@ final class PooledConnection: Sendable {
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations
                 try operations.addHandler(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https))
-                try operations.addHandler(ExchangeHandler(pooledIdleTimeout: nil))
+                try operations.addHandler(ExchangeHandler(pooledIdleTimeout: nil, sendsFileRegions: false))
             }
         }
         let host = ExchangeHandler.host(of: request.head)

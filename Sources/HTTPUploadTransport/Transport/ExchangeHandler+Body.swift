@@ -3,21 +3,26 @@ import NIOCore
 import NIOHTTP1
 import Uploading
 
-/// Writing the request: the head's body from the `BodyPump`, one chunk in flight, the request's
-/// end with the last byte, progress from completed writes.
+/// Writing the request: the head's body from the `BodyPump`, one write in flight (a chunk, or on
+/// plain TCP a file region `sendfile` sends), the request's end with the last byte, progress from
+/// completed writes. A region's file handle is closed once its write completed or failed, or when
+/// it is not written at all.
 extension ExchangeHandler {
     /// Reads the next body chunk for the running exchange, if it still sends its body.
     func sendNextChunk() {
         guard let running, !running.machine.isFinished, let context else { return }
         let generation = running.generation
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        running.request.pump.next(on: context.eventLoop) { result in
+        running.request.pump.next(on: context.eventLoop, fileRegions: sendsFileRegions) { result in
             handler.value.chunkRead(result, generation: generation)
         }
     }
 
-    private func chunkRead(_ result: Result<ByteBuffer?, MultipartError>, generation: Int) {
-        guard let running, running.generation == generation, let context else { return }
+    private func chunkRead(_ result: Result<IOData?, MultipartError>, generation: Int) {
+        guard let running, running.generation == generation, let context else {
+            if case let .success(chunk?) = result { chunk.closeFileHandle() }
+            return
+        }
         switch result {
         case let .failure(error):
             // Also after the last byte went out: the file changed while it was read.
@@ -29,15 +34,17 @@ extension ExchangeHandler {
             guard running.request.bodyCompleting() else { return holdBackLastByte() }
             writeEnd(context: context, generation: generation)
         case let .success(chunk?):
-            guard running.machine.isSendingBody else { return }
+            guard running.machine.isSendingBody else { return chunk.closeFileHandle() }
             let count = chunk.readableBytes
             if running.bytesQueued + Int64(count) == running.request.bodyLength, !running.request.bodyCompleting() {
+                chunk.closeFileHandle()
                 return holdBackLastByte()
             }
             self.running?.bytesQueued += Int64(count)
             let promise = context.eventLoop.makePromise(of: Void.self)
-            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
+            context.write(wrapOutboundOut(.body(chunk)), promise: promise)
             promise.futureResult.assumeIsolated().whenComplete { result in
+                chunk.closeFileHandle()
                 self.chunkWritten(count, result: result, generation: generation)
             }
             if self.running?.bytesQueued == running.request.bodyLength {

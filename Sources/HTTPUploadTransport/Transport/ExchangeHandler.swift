@@ -11,6 +11,9 @@ import Uploading
 /// connection's fate to the machine, watches for idleness, and closes the connection when the
 /// machine says so. Between exchanges, a byte from the server or the pool's idle time closes it.
 ///
+/// On plain TCP (`sendsFileRegions`) a body's large files go as file regions the kernel sends
+/// (`sendfile`); over TLS and on HTTP/2 streams, whose handlers need the bytes, as chunks.
+///
 /// On an HTTP/2 stream (behind `HTTP2FramePayloadToHTTP1ClientCodec`) it runs the stream's one
 /// exchange the same way; the stream is closed (reset, if still open) when the exchange ends,
 /// and a stream the server refused unprocessed (`REFUSED_STREAM`, or opened after its GOAWAY)
@@ -60,6 +63,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// How long an unused connection stays open; nil on an HTTP/2 stream, which carries one
     /// exchange.
     private let pooledIdleTimeout: TimeAmount?
+    /// Whether body files may be written as file regions: the bytes go to the socket as they are
+    /// (plain TCP, HTTP/1.1).
+    let sendsFileRegions: Bool
     /// The handler's context while it is in a pipeline.
     private(set) var context: ChannelHandlerContext?
     /// The exchange running, if any.
@@ -75,10 +81,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Creates the handler.
     ///
-    /// - Parameter pooledIdleTimeout: How long the connection may stay unused before it closes;
-    ///   nil for an HTTP/2 stream.
-    init(pooledIdleTimeout: TimeAmount?) {
+    /// - Parameters:
+    ///   - pooledIdleTimeout: How long the connection may stay unused before it closes; nil for
+    ///     an HTTP/2 stream.
+    ///   - sendsFileRegions: Whether nothing between the handler and the socket needs a body's
+    ///     bytes (no TLS, not an HTTP/2 stream), so its files may go as file regions.
+    init(pooledIdleTimeout: TimeAmount?, sendsFileRegions: Bool) {
         self.pooledIdleTimeout = pooledIdleTimeout
+        self.sendsFileRegions = sendsFileRegions
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

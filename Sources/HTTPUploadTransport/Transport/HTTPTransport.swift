@@ -17,7 +17,8 @@ import Uploading
 /// - A reused connection found dead before any response byte is re-sent once on a new
 ///   connection, without counting as an attempt (`TransferExchange`).
 /// - Progress counts bytes the socket took. Files are read on their own queue, one chunk ahead
-///   of the socket (`BodyPump`), so an event loop never waits for the disk.
+///   of the socket (`BodyPump`), so an event loop never waits for the disk; on plain TCP a large
+///   file's middle goes by `sendfile` instead (file regions), its last chunk still read and checked.
 /// - There is no total deadline: the attempt fails when no byte moves in either direction for
 ///   the request's idle timeout.
 /// - A request with a tus plan runs a tus upload (`TusTransfer`): its requests, one at a time,
