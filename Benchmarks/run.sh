@@ -25,14 +25,21 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
+# Ferry's release build as scripts/install.sh makes it (the Swift runtime linked statically, no
+# exported symbols); prints the binary's path.
+release_flags=(-c release -Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+release_ferry() {
+    (cd .. && swift build "${release_flags[@]}" --product ferry >&2 &&
+        echo "$(swift build "${release_flags[@]}" --show-bin-path)/ferry")
+}
 work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
 
 case "$what" in
 slow-clients)
-    (cd .. && swift build -c release --product ferry >&2)
+    ferry="$(release_ferry)"
     shift
-    ./slow_clients.py "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    ./slow_clients.py "$ferry" "$@"
     ;;
 encode)
     swift build -c release --product encode-benchmark >&2
@@ -60,8 +67,7 @@ journal)
     "$(swift build -c release --show-bin-path)/journal-benchmark"
     ;;
 upload)
-    (cd .. && swift build -c release --product ferry >&2)
-    ferry="$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ferry="$(release_ferry)"
     # 1 GiB: ferry vs curl -F to discard_server.py and to nginx, medians of 5 alternating rounds.
     BENCH_DIR="$work" ./upload.sh "$ferry"
     # A discarding receiver that answers only after reading the whole body (nginx's `return 200`
@@ -91,39 +97,39 @@ print(f"2,000 x 4 KiB at concurrency 8: curl (xargs -P8) {2000 / c:.0f} files/s,
 PY
     ;;
 many)
-    (cd .. && swift build -c release --product ferry >&2)
+    ferry="$(release_ferry)"
     shift
-    BENCH_DIR="$work" ./many-files.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    BENCH_DIR="$work" ./many-files.sh "$ferry" "$@"
     ;;
 many-tls)
-    (cd .. && swift build -c release --product ferry >&2)
+    ferry="$(release_ferry)"
     shift
-    MANY_TLS=1 BENCH_DIR="$work" ./many-files.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    MANY_TLS=1 BENCH_DIR="$work" ./many-files.sh "$ferry" "$@"
     ;;
 upload-tls)
-    (cd .. && swift build -c release --product ferry >&2)
-    BENCH_DIR="$work" ./tls-upload.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ferry="$(release_ferry)"
+    BENCH_DIR="$work" ./tls-upload.sh "$ferry"
     ;;
 tus)
     shift
-    ./tus.sh "$@"
+    FERRY="$(release_ferry)" ./tus.sh "$@"
     ;;
 render)
     swift build -c release --product render-benchmark >&2
     "$(swift build -c release --show-bin-path)/render-benchmark"
     ;;
 idle)
-    (cd .. && swift build -c release --product ferry >&2)
-    ./idle-cpu.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ferry="$(release_ferry)"
+    ./idle-cpu.sh "$ferry"
     ;;
 footprint)
-    (cd .. && swift build -c release --product ferry >&2)
-    BENCH_DIR="$work" ./footprint.sh "$(cd .. && swift build -c release --show-bin-path)/ferry"
+    ferry="$(release_ferry)"
+    BENCH_DIR="$work" ./footprint.sh "$ferry"
     ;;
 queue-memory) # peak RSS with 20,000 and 100,000 queued jobs: ferry send and the interface
-    (cd .. && swift build -c release --product ferry >&2)
+    ferry="$(release_ferry)"
     swift build -c release --product queue-memory-benchmark >&2
-    ./queue_memory.py "$(cd .. && swift build -c release --show-bin-path)/ferry" \
+    ./queue_memory.py "$ferry" \
         "$(swift build -c release --show-bin-path)/queue-memory-benchmark" "$work/queue-memory"
     ;;
 cancel-soak) # not a benchmark: exactly-once counts (issue 23)
@@ -139,9 +145,9 @@ kill-soak-ui) # not a benchmark: exactly-once counts (issue 23)
     ./kill-soak-interface.sh "$(cd .. && swift build -c "${MODE:-release}" --show-bin-path)/ferry" "$@"
     ;;
 soak) # not a benchmark: exactly-once counts and leaked connections (issue 24)
-    (cd .. && swift build -c release --product ferry >&2)
+    ferry="$(release_ferry)"
     shift
-    BENCH_DIR="$work" ./soak.sh "$(cd .. && swift build -c release --show-bin-path)/ferry" "$@"
+    BENCH_DIR="$work" ./soak.sh "$ferry" "$@"
     ;;
 fuzz) # not a benchmark: libFuzzer's executions, coverage and findings (issue 24)
     shift

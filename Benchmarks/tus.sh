@@ -6,14 +6,13 @@
 # against `ferry send` over multipart. Same file, same server, alternating runs, page cache warm,
 # release build; prints medians (wall, client CPU, the server's CPU meanwhile) and ferry's
 # throughput against each. Not a test: nothing here passes or fails.
-#   Benchmarks/tus.sh [ROUNDS]   # 5 rounds by default; BENCH_DIR (/tmp/ferry-bench) holds the file
+#   FERRY=path/to/ferry Benchmarks/tus.sh [ROUNDS]   # (run.sh tus builds it) 5 rounds by default; BENCH_DIR (/tmp/ferry-bench) holds the file
 set -euo pipefail
 cd "$(dirname "$0")"
 rounds="${1:-5}"
 work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
-(cd .. && swift build -c release --product ferry >&2)
-ferry="$(cd .. && swift build -c release --show-bin-path)/ferry"
+ferry="${FERRY:?give the release binary as FERRY, or run Benchmarks/run.sh tus}"
 python3 -c 'import tusclient' 2>/dev/null || { echo "tuspy is missing: pip install tuspy" >&2; exit 1; }
 file="$work/1GiB.bin"
 [ -f "$file" ] && [ "$(stat -c %s "$file")" = 1073741824 ] || head -c 1073741824 /dev/urandom > "$file"

@@ -36,9 +36,11 @@ scratch="${FERRY_INSTALL_SCRATCH_PATH:-$root/.build}"
 package_flags=(--scratch-path "$scratch")
 [ "${FERRY_INSTALL_IGNORE_LOCK:-}" != 1 ] || package_flags+=(--ignore-lock)
 # A release build links the Swift runtime and FoundationEssentials statically (Ferry needs no
-# ICU): one file, no libswift*.so to find, and a faster start. The same flag goes to the man-page
+# ICU): one file, no libswift*.so to find, and a faster, smaller start. The static runtime's link
+# arguments export every symbol of the binary (37,000: the loader searches them for each symbol
+# of libc), which Ferry does not need: --no-export-dynamic. The same flags go to the man-page
 # plugin below, whose build is then the one already made.
-[ "$configuration" = debug ] || package_flags+=(-Xswiftc -static-stdlib)
+[ "$configuration" = debug ] || package_flags+=(-Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
 swift_flags=(-c "$configuration" "${package_flags[@]}")
 
 mkdir -p "$prefix" || fail "cannot create $prefix"
