@@ -160,7 +160,10 @@ struct SendCommandTests {
     @Test("a process killed with SIGKILL mid-upload loses no job: --resume sends it")
     func journalSurvivesKill() async throws {
         let dir = TemporaryDirectory()
-        let file = dir.file("survivor.bin", bytes: 6_000_000)
+        // Larger than loopback's socket buffers and the receiver's read-ahead together, so the
+        // body cannot have gone out whole when the kill lands (a release build writes 6 MB into
+        // them at once: the job was then rightly "may have arrived" and --resume left it).
+        let file = dir.file("survivor.bin", bytes: 64_000_000)
         let state = dir.path("state")
         let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
                                                                            faults: FaultPlan(stall: true)))
