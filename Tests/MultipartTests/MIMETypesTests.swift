@@ -1,4 +1,5 @@
 import Multipart
+import Synchronization
 import Testing
 
 @Suite("Content types by extension")
@@ -17,6 +18,21 @@ struct MIMETypesTests {
     ])
     func shipped(filename: String, type: String) {
         #expect(MIMETypes.standard.type(forFilename: filename) == type)
+    }
+
+    @Test("the secondary table is asked only for extensions the first does not list, and only made then")
+    func secondaryOnMiss() {
+        let asked = Mutex(0)
+        let table = MIMETypes(text: "text/plain txt\n", secondary: {
+            asked.withLock { $0 += 1 }
+            return MIMETypes(text: "text/other txt zzz\n")
+        })
+        #expect(table.type(forFilename: "a.TXT") == "text/plain")
+        #expect(asked.withLock { $0 } == 0)
+        #expect(table.type(forFilename: "a.zzz") == "text/other")
+        #expect(table.type(forFilename: "a.none") == nil)
+        #expect(table.type(forFilename: "README") == nil)
+        #expect(asked.withLock { $0 } == 2)
     }
 
     @Test("the shipped table has at least 100 types")
