@@ -38,10 +38,9 @@ package_flags=(--scratch-path "$scratch")
 # A release build links the Swift runtime and FoundationEssentials statically (Ferry needs no
 # ICU): one file, no libswift*.so to find, and a faster, smaller start. The static runtime's link
 # arguments export every symbol of the binary (37,000: the loader searches them for each symbol
-# of libc), which Ferry does not need: --no-export-dynamic. The same flags go to the man-page
-# plugin below, whose build is then the one already made.
-[ "$configuration" = debug ] || package_flags+=(-Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+# of libc), which Ferry does not need: --no-export-dynamic.
 swift_flags=(-c "$configuration" "${package_flags[@]}")
+[ "$configuration" = debug ] || swift_flags+=(-Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
 
 mkdir -p "$prefix" || fail "cannot create $prefix"
 prefix="$(cd "$prefix" && pwd)"
@@ -94,14 +93,16 @@ if [ -n "$describe" ] && command -v python3 >/dev/null && [[ "$version" != *"($d
 fi
 
 # 2. Man pages: swift-argument-parser's generate-manual plugin reads the commands' help
-# (`ferry --experimental-dump-help`). It builds the package's products in $configuration first
-# (a no-op after the build above, but for the small executables other than ferry), and the
-# generate-manual tool once. Dated by the commit, so pages do not change between runs.
+# (`ferry --experimental-dump-help`). It builds the package's products first, in debug: the help
+# is the same in either build, a debug build is there once `swift run ferry` or the tests ran,
+# and the plugin cannot build its own Foundation tool with the release build's static runtime
+# (its static link of Foundation fails), nor overwrite the static binary with a dynamic one.
+# Dated by the commit, so pages do not change between runs.
 date="$(git -C "$root" log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
 say "generating the man pages"
 plugin_log="$work/plugin.log"
 touch "$work/plugin-started" # pages older than this are an earlier run's
-if ! swift package "${package_flags[@]}" plugin generate-manual --configuration "$configuration" \
+if ! swift package "${package_flags[@]}" plugin generate-manual --configuration debug \
     --multi-page --date "$date" >"$plugin_log" 2>&1; then
     cat "$plugin_log" >&2
     fail "swift package plugin generate-manual failed"
