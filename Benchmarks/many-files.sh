@@ -21,6 +21,7 @@
 # on one machine would skew each other's figures: the second waits for the first (a lock in
 # BENCH_DIR); everything else an invocation writes is its own (a scratch dir, its own nginx).
 set -euo pipefail
+. "$(dirname "$0")/nginx-common.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
 ferry="$1"
 shift
@@ -86,20 +87,6 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 shape="${MANY_SHAPE:-sink}"
 case "$shape" in sink|proxy) ;; *) echo "MANY_SHAPE must be sink or proxy, not $shape" >&2; exit 2 ;; esac
 
-# The location that reads the whole body before it answers 200 (see the comment in the config).
-sink_location() {
-    cat <<'EOF'
-        location = /upload {
-            client_max_body_size 0;
-            mirror /discard;
-            mirror_request_body on;
-            empty_gif;
-            error_page 405 =200 @ok;
-        }
-        location = /discard { internal; return 204; }
-        location @ok { return 200 "ok\n"; }
-EOF
-}
 
 # The front server's /upload: the sink itself, or a proxy to the sink on the upstream port.
 front_location() {
@@ -134,19 +121,7 @@ write_nginx_conf() { # front-port upstream-port
     cat > "$nginx_dir/nginx.conf" <<EOF
 # Written by Benchmarks/many-files.sh. Stock keep-alive (keepalive_requests 1000,
 # keepalive_timeout 75s): a client must cope with nginx closing a connection every 1000 requests.
-daemon off;
-master_process on;
-worker_processes 1; # one core for nginx, the other for the client (this machine has 2)
-pid $nginx_dir/nginx.pid;
-error_log $nginx_dir/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $nginx_dir/client_body;
-    proxy_temp_path $nginx_dir/proxy;
-    fastcgi_temp_path $nginx_dir/fastcgi;
-    uwsgi_temp_path $nginx_dir/uwsgi;
-    scgi_temp_path $nginx_dir/scgi;
+$(nginx_head "$nginx_dir" 1024 "$nginx_dir/client_body")
     server {
         listen 127.0.0.1:$1${tls:+ ssl http2};
         ${tls:+ssl_certificate $nginx_dir/server.pem; ssl_certificate_key $nginx_dir/server.key;}

@@ -6,6 +6,7 @@
 # Usage: tls-upload.sh FERRY_BINARY   (FERRY_ARGS: more ferry send options, e.g. --http2)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/nginx-common.sh"
 ferry="$1"
 work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
@@ -24,19 +25,7 @@ trap cleanup EXIT
 "$here/make-cert.sh" "$nginx_dir"
 port="$(free_port)"
 cat > "$nginx_dir/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-pid $nginx_dir/nginx.pid;
-error_log $nginx_dir/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $nginx_dir/client_body;
-    proxy_temp_path $nginx_dir/proxy;
-    fastcgi_temp_path $nginx_dir/fastcgi;
-    uwsgi_temp_path $nginx_dir/uwsgi;
-    scgi_temp_path $nginx_dir/scgi;
+$(nginx_head "$nginx_dir" 64 "$nginx_dir/client_body")
     server {
         listen 127.0.0.1:$port ssl http2;
         ssl_certificate $nginx_dir/server.pem;

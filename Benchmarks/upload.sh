@@ -8,6 +8,7 @@
 # Usage: upload.sh FERRY_BINARY [ROUNDS]   (5 rounds by default; BENCH_DIR holds the file)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/nginx-common.sh"
 ferry="$1"
 rounds="${2:-5}"
 work="${BENCH_DIR:-/tmp/ferry-bench}"
@@ -29,33 +30,11 @@ cleanup() {
 trap cleanup EXIT
 port="$(free_port)"
 cat > "$nginx_dir/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-pid $nginx_dir/nginx.pid;
-error_log $nginx_dir/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $body_dir;
+$(nginx_head "$nginx_dir" 64 "$body_dir")
     client_body_buffer_size 4m; # the body reaches the temp file in 4 MiB writes (16 KiB by default)
-    proxy_temp_path $nginx_dir/proxy;
-    fastcgi_temp_path $nginx_dir/fastcgi;
-    uwsgi_temp_path $nginx_dir/uwsgi;
-    scgi_temp_path $nginx_dir/scgi;
     server {
         listen 127.0.0.1:$port;
-        # mirror_request_body reads the whole body before the content phase (see many-files.sh);
-        # empty_gif refuses the POST with 405, which error_page turns into 200.
-        location = /upload {
-            client_max_body_size 0;
-            mirror /discard;
-            mirror_request_body on;
-            empty_gif;
-            error_page 405 =200 @ok;
-        }
-        location = /discard { internal; return 204; }
-        location @ok { return 200 "ok\n"; }
+$(sink_location)
     }
 }
 CONF

@@ -145,17 +145,7 @@ struct UploadAttemptHistoryTests {
         let database = try SQLiteConnection(path: path)
         let json = String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)
         try database.transaction { db in
-            try db.execute("""
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1');
-                CREATE TABLE upload_job (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, spec TEXT NOT NULL, state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0, automatic_retries INTEGER NOT NULL DEFAULT 0,
-                    last_error TEXT, total_bytes INTEGER, response_status INTEGER, response_headers TEXT,
-                    response_body BLOB, response_truncated INTEGER NOT NULL DEFAULT 0,
-                    created_at REAL NOT NULL, updated_at REAL NOT NULL);
-                CREATE TABLE form_state (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL, updated_at REAL NOT NULL);
-                """)
+            try db.execute(JournalMigrationTests.firstVersionSchema)
             try db.prepare("INSERT INTO upload_job (spec, state, attempts, created_at, updated_at) VALUES (?, 'queued', 1, 0, 0)")
                 .execute([.text(json)])
         }
