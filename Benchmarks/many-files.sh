@@ -82,7 +82,6 @@ if [ -n "$tls" ]; then
     trust=(--cacert "$nginx_dir/ca.pem")
 fi
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 shape="${MANY_SHAPE:-sink}"
 case "$shape" in sink|proxy) ;; *) echo "MANY_SHAPE must be sink or proxy, not $shape" >&2; exit 2 ;; esac

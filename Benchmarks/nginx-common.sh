@@ -1,5 +1,9 @@
-# Sourced by the benchmark scripts that start nginx (many-files.sh, upload.sh, tls-upload.sh):
-# the parts of their configs that are the same. Not run on its own.
+# Sourced by the benchmark scripts that start nginx (many-files.sh, upload.sh, tls-upload.sh,
+# soak.sh): the parts of their configs that are the same, and a free port to listen on. Not run
+# on its own.
+
+# A TCP port on 127.0.0.1 that nothing listens on now.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The config's head, up to the server blocks inside `http {`: foreground, one worker (one core for
 # nginx, the other for the client: this machine has 2), logs and temp paths under DIR.

@@ -22,6 +22,7 @@
 # share among them. ferry runs, when started as root, as nobody (setpriv, convention 9).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/nginx-common.sh"
 ferry="$(realpath "$1")"
 count="${2:-100000}"
 shift $(( $# >= 2 ? 2 : 1 ))
@@ -106,25 +107,12 @@ trap 'exit 143' TERM HUP
 echo "building soak/idle_closer.go" >&2
 (cd "$scratch" && GOCACHE="$scratch/gocache" GO111MODULE=off go build -o idle_closer "$here/soak/idle_closer.go")
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
 start_nginx() { # dir port log
     mkdir -p "$1"
     chmod 755 "$1"
     cat > "$1/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-pid $1/nginx.pid;
-error_log $1/error.log warn;
-events { worker_connections 1024; }
-http {
+$(nginx_head "$1" 1024 "$1/client_body")
     log_format soak '\$connection \$connection_requests \$request_body_file';
-    client_body_temp_path $1/client_body;
-    proxy_temp_path $1/proxy;
-    fastcgi_temp_path $1/fastcgi;
-    uwsgi_temp_path $1/uwsgi;
-    scgi_temp_path $1/scgi;
     keepalive_requests 100;
     server {
         listen 127.0.0.1:$2;

@@ -12,7 +12,6 @@ work="${BENCH_DIR:-/tmp/ferry-bench}"
 mkdir -p "$work"
 nginx_dir="$(mktemp -d "${TMPDIR:-/tmp}/ferry-bench-tls.XXXXXX")"
 chmod 755 "$nginx_dir"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 discard_port="$(free_port)"
 "$here/discard_server.py" "$discard_port" & discard=$!
 nginx_pid=""

@@ -18,7 +18,6 @@ nginx_dir="$(mktemp -d "${TMPDIR:-/tmp}/ferry-bench-upload.XXXXXX")"
 body_dir="$(mktemp -d /dev/shm/ferry-bench-body.XXXXXX)"
 chmod 755 "$nginx_dir"
 chmod 777 "$body_dir" # nginx's worker runs as nobody
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 discard_port="$(free_port)"
 "$here/discard_server.py" "$discard_port" & discard=$!
 nginx_pid=""
