@@ -141,14 +141,9 @@ public struct CurlFormArgument: Sendable, Hashable {
         let snapshot = try FileInspector.inspect(path)
         let descriptor = try FileInspector.openUnchanged(snapshot)
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .fileRejected(path: path, reason: .notReadable(errno: errno)) }
-            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
-            bytes += chunk[..<count]
+        switch DescriptorInput.readToEnd(descriptor) {
+        case let .success(bytes): return String(decoding: bytes, as: UTF8.self)
+        case let .failure(failure): throw .fileRejected(path: path, reason: .notReadable(errno: failure.errno))
         }
     }
 }

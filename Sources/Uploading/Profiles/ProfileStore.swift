@@ -69,14 +69,10 @@ public struct ProfileStore: Sendable, Hashable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(file: path, reason: SystemError.message(for: errno)) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .unreadable(file: path, reason: SystemError.message(for: errno)) }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
+        let bytes: [UInt8]
+        switch DescriptorInput.readToEnd(descriptor) {
+        case let .success(read): bytes = read
+        case let .failure(failure): throw .unreadable(file: path, reason: SystemError.message(for: failure.errno))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .unreadable(file: path, reason: "not UTF-8 text")
@@ -87,8 +83,7 @@ public struct ProfileStore: Sendable, Hashable {
     /// Replaces the file with `text` through a temporary file and a rename (its folder made,
     /// mode 0700, if missing); failures in the C library's words.
     private func write(_ text: String) throws(ProfileError) {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let folder = PathName.parent(of: path)
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
@@ -97,7 +92,7 @@ public struct ProfileStore: Sendable, Hashable {
                 throw .unwritable(file: path, reason: "cannot create the folder \(folder)")
             }
         }
-        let temporary = (folder.isEmpty ? "" : folder) + "/.profiles.toml.\(getpid())"
+        let temporary = PathName.joined(folder, ".profiles.toml.\(getpid())")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .unwritable(file: path, reason: SystemError.message(for: errno)) }
         var failure: Int32?

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FerryHeadless
 import FoundationEssentials
 import Glibc
 import Multipart
@@ -38,7 +37,9 @@ extension Send {
         let post: PresignedPost
         do {
             let document = presignedPost == "-"
-                ? try StandardInput.readAll()
+                ? try DescriptorInput.readToEnd(STDIN_FILENO).mapError { failure in
+                    ValidationError("cannot read the standard input: \(SystemError.message(for: failure.errno))")
+                }.get()
                 : Array(try CurlFormArgument.readText(at: presignedPost).utf8)
             post = try PresignedPost.read(document)
             _ = try UploadTarget(post.url)
