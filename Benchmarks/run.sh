@@ -25,9 +25,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 what="${1:-encode}"
-# Ferry's release build as scripts/install.sh makes it (the Swift runtime linked statically, no
-# exported symbols); prints the binary's path.
-release_flags=(-c release -Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+# Ferry's release build as scripts/install.sh makes it (scripts/release-flags.sh); release_ferry
+# prints the binary's path.
+. ../scripts/release-flags.sh
+release_flags_for ../.build
 release_ferry() {
     (cd .. && swift build "${release_flags[@]}" --product ferry >&2 &&
         echo "$(swift build "${release_flags[@]}" --show-bin-path)/ferry")

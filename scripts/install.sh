@@ -35,12 +35,15 @@ esac
 scratch="${FERRY_INSTALL_SCRATCH_PATH:-$root/.build}"
 package_flags=(--scratch-path "$scratch")
 [ "${FERRY_INSTALL_IGNORE_LOCK:-}" != 1 ] || package_flags+=(--ignore-lock)
-# A release build links the Swift runtime and FoundationEssentials statically (Ferry needs no
-# ICU): one file, no libswift*.so to find, and a faster, smaller start. The static runtime's link
-# arguments export every symbol of the binary (37,000: the loader searches them for each symbol
-# of libc), which Ferry does not need: --no-export-dynamic.
-swift_flags=(-c "$configuration" "${package_flags[@]}")
-[ "$configuration" = debug ] || swift_flags+=(-Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+# A release build is linked as scripts/release-flags.sh says (the Swift runtime statically, with
+# lld and packed relocations): a smaller, faster start.
+if [ "$configuration" = debug ]; then
+    swift_flags=(-c debug "${package_flags[@]}")
+else
+    . "$root/scripts/release-flags.sh"
+    release_flags_for "$scratch" || fail "cannot set up the release link"
+    swift_flags=("${release_flags[@]}" "${package_flags[@]}")
+fi
 
 mkdir -p "$prefix" || fail "cannot create $prefix"
 prefix="$(cd "$prefix" && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every Ferry test on a fresh machine: installs what the tests need, builds once (debug),
-# runs the whole suite. CI runs exactly this (.ci/run).
+# Runs every Ferry test on a fresh machine: installs what the tests need, builds (debug), runs the
+# whole suite, then runs it again against the release binary. CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,3 +50,10 @@ fi
 
 swift build --build-tests
 swift test
+
+# The binary users install, linked as scripts/install.sh links it (scripts/release-flags.sh: the
+# Swift runtime and libstdc++ statically, lld, packed relocations): the whole suite again, against it.
+. scripts/release-flags.sh
+release_flags_for .build
+swift build "${release_flags[@]}" --product ferry
+FERRY_BINARY="$(swift build "${release_flags[@]}" --show-bin-path)/ferry" FERRY_BINARY_RELEASE=1 swift test --skip-build

@@ -8,6 +8,12 @@ public enum FerryBinary {
         return packageRoot + "/.build/debug/ferry"
     }
 
+    /// Whether the binary is the release build users install (`FERRY_BINARY_RELEASE=1`, which
+    /// scripts/test.sh sets for its second pass, against the binary `scripts/release-flags.sh` links).
+    public static var isRelease: Bool {
+        ProcessInfo.processInfo.environment["FERRY_BINARY_RELEASE"] == "1"
+    }
+
     /// The binary's path when it is built, as the user the tests run it as can reach it
     /// (``Unprivileged/reachable(_:)``: a copy when the build folder is closed to that user).
     ///
