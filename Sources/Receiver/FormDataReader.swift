@@ -168,12 +168,12 @@ final class FormDataReader {
         case .field(let name, let value):
             fields[name, default: []].append(String(decoding: value.readableBytesView, as: UTF8.self))
         case .file(let headers, let writer):
-            let (size, sha256) = try await writer.finish()
+            let (savedAs, size, sha256) = try await writer.finish()
             files.append(
                 UploadedFile(
                     field: headers.name,
                     filename: FileSystemName.escaped(headers.filename ?? ""),
-                    savedAs: FileSystemName.escaped(writer.savedAs),
+                    savedAs: FileSystemName.escaped(savedAs),
                     size: size,
                     contentType: headers.contentType ?? "application/octet-stream",
                     sha256: sha256

@@ -11,46 +11,53 @@ import Musl
 import Darwin
 #endif
 
-/// Streams one uploaded file part to a new file in the upload directory, hashing as it writes.
+/// Streams one uploaded file part to disk, hashing as it writes, and puts it into the upload
+/// directory only once it is whole.
 ///
-/// The file is created with `O_EXCL`, so an existing file is never overwritten and two requests
-/// can never pick the same name. Data is gathered into a buffer of ``flushThreshold`` bytes, then
-/// hashed (here: swift-crypto's `SHA256` is not `Sendable`) and written on the NIO thread pool,
-/// so memory stays constant for any file size and blocking system calls stay off the
-/// concurrency pool.
+/// The bytes go to a new file in the staging folder `.ferry-partial` (``StagingFolder``), held
+/// under an exclusive `flock` while this writer lives; ``finish()`` links it into the upload
+/// directory under the part's safe name (`name-1.ext` … while taken, never over an existing
+/// file). So a file under its own name in the upload directory is always a whole one — a reader
+/// of the folder, or a receiver killed mid-upload, never leaves a cut file that looks finished —
+/// and two requests can never pick the same name. Data is gathered into a buffer of
+/// ``flushThreshold`` bytes, then hashed (here: swift-crypto's `SHA256` is not `Sendable`) and
+/// written on the NIO thread pool, so memory stays constant for any file size and blocking system
+/// calls stay off the concurrency pool.
 ///
 /// Not thread-safe: one request's task owns it and **must** call either ``finish()`` or
-/// ``discard()`` exactly once.
+/// ``discard()`` (also after a finish, to take the file back) exactly once.
 final class PartFileWriter {
     /// Bytes gathered before they are written out.
     static let flushThreshold = 256 * 1024
-    /// How many suffixed names (`name-1.ext` …) are tried before giving up.
-    static let maximumAttempts = 10_000
+    /// The staging folder's name inside the upload directory.
+    static let stagingFolderName = ".ferry-partial"
 
-    /// The name the file was created under, directly inside ``directory``.
-    let savedAs: String
-    /// The upload directory.
-    let directory: String
+    /// The name the file is saved under, once ``finish()`` put it into the upload directory.
+    private(set) var savedAs: String?
     /// Bytes written so far (including those still buffered).
     private(set) var size: Int64 = 0
 
+    private let name: SafeFilename
+    private let staging: StagingFolder
+    private let stagedPath: String
     private var descriptor: Int32?
     private var hasher = SHA256()
     private var pending: ByteBuffer
     private let pool: NIOThreadPool
 
-    private init(savedAs: String, directory: String, descriptor: Int32, pool: NIOThreadPool) {
-        self.savedAs = savedAs
-        self.directory = directory
+    private init(name: SafeFilename, staging: StagingFolder, stagedPath: String, descriptor: Int32, pool: NIOThreadPool) {
+        self.name = name
+        self.staging = staging
+        self.stagedPath = stagedPath
         self.descriptor = descriptor
         self.pool = pool
         self.pending = ByteBufferAllocator().buffer(capacity: Self.flushThreshold)
     }
 
-    /// Creates a new, empty file for `name` in `directory`, adding `-1`, `-2`, … while taken.
+    /// Creates a new, empty staged file for a part to be saved as `name` in `directory`.
     ///
     /// - Parameters:
-    ///   - name: The sanitised name to start from.
+    ///   - name: The sanitised name the file is to be saved under.
     ///   - directory: The upload directory (absolute path).
     ///   - pool: The thread pool that runs the blocking calls.
     /// - Returns: A writer for the new file.
@@ -58,9 +65,10 @@ final class PartFileWriter {
     static func create(named name: SafeFilename, in directory: String, pool: NIOThreadPool) async throws(ReceiverError)
         -> PartFileWriter
     {
-        let result = await pool.runBlocking { Self.openExclusively(name, in: directory) }
-        let (savedAs, descriptor) = try result.get()
-        return PartFileWriter(savedAs: savedAs, directory: directory, descriptor: descriptor, pool: pool)
+        let staging = StagingFolder(uploadDirectory: directory, name: stagingFolderName)
+        let result = await pool.runBlocking { staging.prepare().flatMap { Self.openStaged(in: staging, for: name) } }
+        let (path, descriptor) = try result.get()
+        return PartFileWriter(name: name, staging: staging, stagedPath: path, descriptor: descriptor, pool: pool)
     }
 
     /// Adds part body bytes; writes them out when enough have gathered.
@@ -76,33 +84,51 @@ final class PartFileWriter {
         }
     }
 
-    /// Writes what is left, closes the file and returns its size and SHA-256.
+    /// Writes what is left, closes the file and puts it into the upload directory.
     ///
-    /// - Returns: The byte count and the lowercase hex SHA-256.
-    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing fails; call ``discard()`` then.
-    func finish() async throws(ReceiverError) -> (size: Int64, sha256: String) {
+    /// - Returns: The name it was saved under, the byte count and the lowercase hex SHA-256.
+    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing or linking fails; call
+    ///   ``discard()`` then.
+    func finish() async throws(ReceiverError) -> (savedAs: String, size: Int64, sha256: String) {
         try await flush()
         await closeDescriptor()
-        let digest = hasher.finalize()
-        let hex = digest.map { byte in
-            let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
-        return (size, hex)
+        let moved = await pool.runBlocking { [staging, stagedPath, name] in staging.moveIntoUploadDirectory(stagedPath, as: name) }
+        let savedAs = try moved.get()
+        self.savedAs = savedAs
+        return (savedAs, size, hasher.finalize().lowercaseHex)
     }
 
-    /// Closes (if still open) and deletes the file.
+    /// Closes (if still open) and deletes the file: the staged one, or the saved one after
+    /// ``finish()``.
     func discard() async {
         await closeDescriptor()
-        let path = directory + "/" + savedAs
+        let path = savedAs.map { staging.uploadDirectory + "/" + $0 } ?? stagedPath
         _ = await pool.runBlocking { FileSystemName.withFileSystemPath(path) { unlink($0) } }
+    }
+
+    /// Removes what a receiver killed mid-upload left in the staging folder of `directory`: the
+    /// staged files no live writer holds locked (another receiver on the same folder keeps its
+    /// own). Blocks: call it on the thread pool.
+    ///
+    /// - Parameter directory: The upload directory (absolute path).
+    static func removeLeftovers(in directory: String) {
+        let staging = StagingFolder(uploadDirectory: directory, name: stagingFolderName)
+        for entry in staging.entries() where entry.hasSuffix(".part") {
+            let path = staging.path + "/" + entry
+            let descriptor = FileSystemName.withFileSystemPath(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                _ = FileSystemName.withFileSystemPath(path) { unlink($0) }
+            }
+            close(descriptor)
+        }
     }
 
     private func flush() async throws(ReceiverError) {
         guard pending.readableBytes > 0, let descriptor else { return }
         pending.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let chunk = pending
-        let outcome = await pool.runBlocking { [savedAs] in
+        let outcome = await pool.runBlocking { [name] in
             chunk.withUnsafeReadableBytes { bytes -> Result<Void, ReceiverError> in
                 var offset = 0
                 while offset < bytes.count {
@@ -110,10 +136,7 @@ final class PartFileWriter {
                     if written < 0 {
                         let error = errno
                         if error == EINTR { continue }
-                        if Self.isOutOfSpace(error) {
-                            return .failure(.storageFailed(reason: .outOfSpace(name: savedAs, errno: error)))
-                        }
-                        return .failure(.storageFailed(reason: .writeFailed(name: savedAs, errno: error)))
+                        return .failure(.storage(errno: error, name: name.value, creating: false))
                     }
                     offset += written
                 }
@@ -130,29 +153,22 @@ final class PartFileWriter {
         _ = await pool.runBlocking { close(descriptor) }
     }
 
-    /// Whether `error` says the disk or the quota is full (no inode is "full" too: `ENOSPC`).
-    static func isOutOfSpace(_ error: Int32) -> Bool {
-        error == ENOSPC || error == EDQUOT
-    }
-
-    private static func openExclusively(_ name: SafeFilename, in directory: String) -> Result<(String, Int32), ReceiverError> {
-        for attempt in 0..<maximumAttempts {
-            let candidate = name.candidate(attempt)
-            let path = directory + "/" + candidate
+    /// Creates a staged file under a random name (`<16 hex digits>.part`), locked while this
+    /// process holds it open.
+    private static func openStaged(in staging: StagingFolder, for name: SafeFilename) -> Result<(String, Int32), ReceiverError> {
+        var random = SystemRandomNumberGenerator()
+        while true {
+            let path = staging.path + "/" + withUnsafeBytes(of: random.next() as UInt64) { $0.lowercaseHex } + ".part"
             let descriptor = FileSystemName.withFileSystemPath(path) {
                 open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             }
             if descriptor >= 0 {
-                return .success((candidate, descriptor))
+                _ = flock(descriptor, LOCK_EX | LOCK_NB)
+                return .success((path, descriptor))
             }
             let error = errno
-            if error == EEXIST { continue }
-            if error == EINTR { continue }
-            if isOutOfSpace(error) {
-                return .failure(.storageFailed(reason: .outOfSpace(name: candidate, errno: error)))
-            }
-            return .failure(.storageFailed(reason: .createFailed(name: candidate, errno: error)))
+            if error == EEXIST || error == EINTR { continue }
+            return .failure(.storage(errno: error, name: name.value, creating: true))
         }
-        return .failure(.storageFailed(reason: .noFreeName(base: name.value)))
     }
 }

@@ -117,6 +117,7 @@ public final class ReceiverServer: Sendable {
             slots: slots,
             expiresAfter: configuration.tusExpiration
         )
+        await NIOThreadPool.singleton.runBlocking { PartFileWriter.removeLeftovers(in: directory) }
         await tus.restore()
         let accessCheck: AccessCheck? =
             switch configuration.access {

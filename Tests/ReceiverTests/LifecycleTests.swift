@@ -95,7 +95,7 @@ struct LifecycleTests {
         }
     }
 
-    @Test("shutdown during an upload deletes the partial files")
+    @Test("a file still arriving is staged, never in the upload directory; shutdown deletes it")
     func shutdownDuringUpload() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
@@ -107,10 +107,11 @@ struct LifecycleTests {
             connection = try await RawHTTPConnection.connect(port: server.port)
             try await connection.send(Array(RawMultipart.head(length: body.count).utf8) + body.prefix(50_000))
             let deadline = ContinuousClock.now + .seconds(20)
-            while try directory.uploadedNames().isEmpty, ContinuousClock.now < deadline {
+            while try directory.stagedNames().isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(try directory.uploadedNames() == ["partial.bin"])
+            #expect(try directory.stagedNames().count == 1)
+            #expect(try directory.uploadedNames() == [], "no file under its name before it is whole")
         } catch {
             await server.shutdown()
             throw error
@@ -118,7 +119,25 @@ struct LifecycleTests {
         await server.shutdown()
         connection.close()
         #expect(try directory.uploadedNames() == [])
+        #expect(try directory.stagedNames() == [])
         #expect(server.receivedUploads.isEmpty)
+    }
+
+    @Test("at start, staged files a killed receiver left are removed; one a live receiver holds locked is kept")
+    func stagedLeftovers() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let staging = directory.uploads + "/.ferry-partial"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        try Data("cut".utf8).write(to: URL(fileURLWithPath: staging + "/0123456789abcdef.part"))
+        try Data("live".utf8).write(to: URL(fileURLWithPath: staging + "/fedcba9876543210.part"))
+        let held = open(staging + "/fedcba9876543210.part", O_RDONLY | O_CLOEXEC)
+        defer { close(held) }
+        try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let server = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: directory.uploads, logLevel: .critical))
+        await server.shutdown()
+        #expect(try directory.stagedNames() == ["fedcba9876543210.part"])
+        #expect(try directory.uploadedNames() == [])
     }
 
     @Test("withRunningReceiver gives a working server and stops it after the body, even on error")

@@ -93,17 +93,20 @@ struct MalformedBodyTests {
             let body = RawMultipart.body([Self.goodFile, Self.goodFile])
             let connection = try await RawHTTPConnection.connect(port: harness.server.port)
             try await connection.send(Array(RawMultipart.head(length: body.count).utf8) + body.prefix(60_000))
-            // Wait until the first file is complete on disk and the second one has started.
+            // Wait until the first file is complete on disk and the second one has started: only the
+            // first is in the upload directory, the second is staged.
             let deadline = ContinuousClock.now + .seconds(20)
-            while try harness.directory.uploadedNames().count < 2, ContinuousClock.now < deadline {
+            while try harness.directory.uploadedNames().isEmpty || harness.directory.stagedNames().isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(try harness.directory.uploadedNames().count == 2)
+            #expect(try harness.directory.uploadedNames() == ["good.bin"])
+            #expect(try harness.directory.stagedNames().count == 1)
             try await connection.abort()
             let entry = try #require(await harness.logs.waitFor { $0.method == "POST" })
             #expect(entry.status == 400)
             #expect(entry.error?.contains("before the body was complete") == true || entry.error?.contains("incomplete") == true)
             #expect(try harness.directory.uploadedNames() == [])
+            #expect(try harness.directory.stagedNames() == [])
             // The server still works afterwards.
             let after = try #require(try await Self.send(RawMultipart.request(body: RawMultipart.body([Self.goodFile])), port: harness.server.port))
             #expect(after.status == 200)

@@ -105,4 +105,39 @@ struct SpawnedBinaryTests {
         #expect(peak - before < 16 * 1024, "VmHWM grew from \(before) to \(peak) KiB during the upload")
         print("ferry-receiver big upload: \(size) bytes in \(elapsed), VmHWM \(before) -> \(peak) KiB")
     }
+
+    @Test("kill -9 mid-upload leaves no cut file under its name; the next start removes the staged rest")
+    func killedMidUpload() async throws {
+        let first = try await SpawnedReceiver.start()
+        let uploads = try #require(first.uploads)
+        let staging = uploads.path + "/.ferry-partial"
+        let stagedFiles = { ((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).filter { $0.hasSuffix(".part") } }
+        let savedNames = { try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasPrefix(".") } }
+        let body = RawMultipart.body([.file("f", filename: "cut.bin", RandomBytes.make(400_000, seed: 31))])
+        let port = try #require(URL(string: first.baseURL)?.port)
+        let connection = try await RawHTTPConnection.connect(
+            port: port, sending: Array(RawMultipart.head(length: body.count).utf8) + body.prefix(300_000))
+        defer { connection.close() }
+        // Until the first 256 KiB are on disk (written in 256 KiB steps).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let sizes = stagedFiles().compactMap { try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.size] as? NSNumber }
+            if sizes.contains(where: { $0.intValue > 0 }) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(stagedFiles().count == 1, "the arriving file is staged")
+        await first.killAbruptly()
+        #expect(try savedNames() == [], "nothing under its own name after the kill")
+        #expect(stagedFiles().count == 1)
+
+        let second = try await SpawnedReceiver.start(in: uploads)
+        defer { second.terminate() }
+        #expect(stagedFiles() == [], "the killed receiver's staged file is removed at the next start")
+        let whole = RawMultipart.request(body: RawMultipart.body([.file("f", filename: "cut.bin", RandomBytes.make(1_000, seed: 32))]))
+        let again = try await RawHTTPConnection.connect(port: try #require(URL(string: second.baseURL)?.port), sending: Array(whole))
+        defer { again.close() }
+        #expect(try await again.readResponse(timeout: 30)?.status == 200)
+        #expect(try savedNames() == ["cut.bin"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: uploads.path + "/cut.bin")) == Data(RandomBytes.make(1_000, seed: 32)))
+    }
 }

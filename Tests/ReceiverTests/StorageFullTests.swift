@@ -17,7 +17,8 @@ struct StorageFullTests {
             let message = try ReceiverHarness.decodeError(result.body)
             #expect(message.contains("Insufficient storage") && message.contains("disk is full"), "\(message)")
             #expect(message.contains("partial file was removed"))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.path + "/uploads") == [])
+            #expect(try harness.directory.uploadedNames() == [])
+            #expect(try harness.directory.stagedNames() == [])
             let entry = try #require(await harness.logs.waitFor { $0.method == "POST" })
             #expect(entry.status == 507)
 

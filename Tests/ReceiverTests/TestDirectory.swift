@@ -23,9 +23,17 @@ struct TestDirectory: Sendable {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    /// The names directly inside `uploads/`, sorted.
+    /// The names directly inside `uploads/`, sorted, without the receiver's hidden staging
+    /// folders (no upload's name starts with a dot).
     func uploadedNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: uploads).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: uploads).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The files of multipart uploads still arriving: the names in `uploads/.ferry-partial`.
+    func stagedNames() throws -> [String] {
+        let staging = uploads + "/.ferry-partial"
+        guard FileManager.default.fileExists(atPath: staging) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: staging).sorted()
     }
 
     /// The names directly inside the root (to prove nothing escaped `uploads/`), sorted.

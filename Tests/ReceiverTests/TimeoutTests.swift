@@ -41,10 +41,10 @@ struct TimeoutTests {
         return nil
     }
 
-    /// The names saved in the server's upload folder.
+    /// The names saved in the server's upload folder (not its hidden staging folders).
     static func savedNames(_ server: SpawnedReceiver) throws -> [String] {
         guard let uploads = server.uploads else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: uploads.path).sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     @Test("a head that stops half-way is answered 408 and closed; a silent connection is closed")

@@ -40,17 +40,20 @@ public final class SpawnedReceiver: Sendable {
         }
     }
 
-    /// Starts `ferry serve --port 0 --dir <a new temporary directory> <arguments>` and waits
-    /// until it prints its URL, without holding a thread of the concurrency pool while it waits
-    /// (on 2 cores the pool has 2, and every other test runs on them).
+    /// Starts `ferry serve --port 0 --dir <directory> <arguments>` and waits until it prints its
+    /// URL, without holding a thread of the concurrency pool while it waits (on 2 cores the pool
+    /// has 2, and every other test runs on them).
     ///
     /// - Parameters:
     ///   - arguments: More `serve` arguments (`--fail-first 1`, ...).
+    ///   - directory: The upload directory (an earlier receiver's ``uploads``), else a new one.
     ///   - timeout: Seconds to wait for the URL.
     /// - Returns: The running receiver.
     /// - Throws: ``TestFailure`` when the binary is missing or prints no URL in time.
-    public static func start(_ arguments: [String] = [], timeout: Double = 20) async throws -> SpawnedReceiver {
-        let uploads = TemporaryDirectory()
+    public static func start(_ arguments: [String] = [], in directory: TemporaryDirectory? = nil, timeout: Double = 20) async throws
+        -> SpawnedReceiver
+    {
+        let uploads = directory ?? TemporaryDirectory()
         let receiver = try SpawnedReceiver(arguments: ["--port", "0", "--dir", uploads.path] + arguments, uploads: uploads)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while receiver.lines.isEmpty, !receiver.output.isFinished, ContinuousClock.now < deadline {
@@ -166,6 +169,14 @@ public final class SpawnedReceiver: Sendable {
             return nil
         }
         return process.terminationStatus
+    }
+
+    /// Sends SIGKILL — no clean-up, as a crash or `kill -9` — and waits for the process to exit,
+    /// without blocking a thread.
+    public func killAbruptly() async {
+        guard process.isRunning else { return }
+        kill(pid, SIGKILL)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// Sends SIGTERM and blocks until the process exits: for tests that are not async.

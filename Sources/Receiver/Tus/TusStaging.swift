@@ -8,10 +8,9 @@ import Glibc
 import Musl
 #endif
 
-/// Where unfinished tus uploads wait: the hidden folder `.ferry-tus` inside the upload directory
-/// (same file system, so finishing is a link, never a copy), one `ID.part` with the bytes and
-/// one `ID.info` (``TusUploadInfo`` as JSON) per upload. No multipart upload can land there:
-/// ``SafeFilename`` strips leading dots.
+/// Where unfinished tus uploads wait: the staging folder `.ferry-tus` inside the upload directory
+/// (``StagingFolder``), one `ID.part` with the bytes and one `ID.info` (``TusUploadInfo`` as JSON)
+/// per upload.
 ///
 /// Every method blocks: call them on the thread pool.
 struct TusStaging: Sendable {
@@ -23,8 +22,10 @@ struct TusStaging: Sendable {
     /// The upload directory (absolute).
     let uploadDirectory: String
 
+    private var folder: StagingFolder { StagingFolder(uploadDirectory: uploadDirectory, name: Self.folderName) }
+
     /// The staging folder (absolute).
-    var directory: String { uploadDirectory + "/" + Self.folderName }
+    var directory: String { folder.path }
 
     /// The path of an upload's bytes.
     ///
@@ -34,29 +35,12 @@ struct TusStaging: Sendable {
 
     private func infoPath(_ id: String) -> String { directory + "/" + id + ".info" }
 
-    /// Creates the staging folder if it is missing (mode 0700: unfinished uploads are nobody
-    /// else's business); made at the first creation, so a receiver never used for tus adds
-    /// nothing to the upload directory.
-    ///
-    /// - Returns: Success, or the storage error.
-    private func prepare() -> Result<Void, ReceiverError> {
-        let made = FileSystemName.withFileSystemPath(directory) { mkdir($0, 0o700) }
-        if made != 0 && errno != EEXIST {
-            return .failure(Self.storageError(errno, name: Self.folderName, creating: true))
-        }
-        var info = stat()
-        guard FileSystemName.withFileSystemPath(directory, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            return .failure(.storageFailed(reason: .createFailed(name: Self.folderName, errno: ENOTDIR)))
-        }
-        return .success(())
-    }
-
     /// Creates an upload's empty data file and its info.
     ///
     /// - Parameter info: The new upload.
     /// - Returns: Success, or the storage error.
     func create(_ info: TusUploadInfo) -> Result<Void, ReceiverError> {
-        if case .failure(let error) = prepare() { return .failure(error) }
+        if case .failure(let error) = folder.prepare() { return .failure(error) }
         let descriptor = FileSystemName.withFileSystemPath(dataPath(info.id)) {
             open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
@@ -131,7 +115,7 @@ struct TusStaging: Sendable {
     ///
     /// - Returns: The uploads' infos.
     func restore() -> [TusUploadInfo] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = folder.entries()
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         var infos: [TusUploadInfo] = []
@@ -165,8 +149,8 @@ struct TusStaging: Sendable {
     }
 
     /// Moves a complete upload into the upload directory under `name` (`name-1.ext`, … while
-    /// taken; never over an existing file: a hard link fails when the name exists), hashing it
-    /// first unless its digest is known.
+    /// taken; never over an existing file: ``StagingFolder/moveIntoUploadDirectory(_:as:)``),
+    /// hashing it first unless its digest is known.
     ///
     /// - Parameters:
     ///   - id: The upload's ID.
@@ -183,20 +167,7 @@ struct TusStaging: Sendable {
         case .success(let hashed): (size, digest) = hashed
         case .failure(let error): return .failure(error)
         }
-        for attempt in 0..<PartFileWriter.maximumAttempts {
-            let candidate = name.candidate(attempt)
-            let linked = FileSystemName.withFileSystemPath(source) { from in
-                FileSystemName.withFileSystemPath(uploadDirectory + "/" + candidate) { to in link(from, to) }
-            }
-            if linked == 0 {
-                _ = FileSystemName.withFileSystemPath(source) { unlink($0) }
-                return .success((candidate, size, digest))
-            }
-            let error = errno
-            if error == EEXIST || error == EINTR { continue }
-            return .failure(Self.storageError(error, name: candidate, creating: true))
-        }
-        return .failure(.storageFailed(reason: .noFreeName(base: name.value)))
+        return folder.moveIntoUploadDirectory(source, as: name).map { ($0, size, digest) }
     }
 
     private func sha256(of path: String) -> Result<(Int64, String), ReceiverError> {
@@ -221,7 +192,6 @@ struct TusStaging: Sendable {
 
     /// The storage error for `errno` (507 for a full disk or quota).
     static func storageError(_ error: Int32, name: String, creating: Bool) -> ReceiverError {
-        if PartFileWriter.isOutOfSpace(error) { return .storageFailed(reason: .outOfSpace(name: name, errno: error)) }
-        return .storageFailed(reason: creating ? .createFailed(name: name, errno: error) : .writeFailed(name: name, errno: error))
+        .storage(errno: error, name: name, creating: creating)
     }
 }
