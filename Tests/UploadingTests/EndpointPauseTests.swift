@@ -51,6 +51,17 @@ struct EndpointPauseTests {
                                             "resumed http://a.test", "persist 1 uploading", "start 1#2", "persist 2 uploading", "start 2#2"]),
             (.queue(.respond(1, attempt: 2, status: 200)), ["persist 1 succeeded", "succeeded 1", "persist 3 uploading", "start 3#1"]),
         ]),
+        Scenario(name: "the interface: cancelling or removing the last job a credentials pause holds ends the pause; the next job goes",
+                 holds: true, steps: [
+            (.enqueue([1, 2, 3], url: a), ["queued 1", "queued 2", "queued 3", "persist 1 uploading", "start 1#1"]),
+            (.queue(.respond(1, status: 401)), ["paused http://a.test credentials 401", "persist 1 queued", "queued 1"]),
+            (.queue(.cancel(1)), ["persist 1 cancelled", "cancelled 1"]),
+            (.queue(.remove(2)), ["delete 2", "removed 2"]),
+            (.queue(.cancel(3)), ["persist 3 cancelled", "cancelled 3", "resumed http://a.test", "idle ok=0 failed=0 cancelled=2"]),
+            (.enqueue([4], url: a), ["queued 4", "persist 4 uploading", "start 4#1"]),
+            (.queue(.respond(4, status: 401)), ["paused http://a.test credentials 401", "persist 4 queued", "queued 4"]),
+            (.queue(.cancelAll), ["persist 4 cancelled", "cancelled 4", "resumed http://a.test", "idle ok=0 failed=0 cancelled=3"]),
+        ]),
         Scenario(name: "a 403 pauses only after the endpoint accepted an upload; before, it fails its job alone", steps: [
             (.enqueue([1, 2, 3], url: a), ["queued 1", "queued 2", "queued 3", "persist 1 uploading", "start 1#1"]),
             (.queue(.respond(1, status: 403)), ["persist 1 failed", "failed 1 status 403", "persist 2 uploading", "start 2#1"]),

@@ -7,7 +7,8 @@ import Multipart
 ///   refused: nothing more is sent there until new ones are given
 ///   (``resumeEndpoint(_:replacingHeader:)``). With `holdsForNewCredentials` the job that got
 ///   the answer and every job of the endpoint waits for them (the interface asks); without it
-///   the job fails with its answer and the others fail as `credentialsRefused`, unsent.
+///   the job fails with its answer and the others fail as `credentialsRefused`, unsent. Once the
+///   user cancelled or removed all the endpoint's unfinished jobs, the pause ends.
 /// - A 429 or 503 with `Retry-After` (no longer than the policy's `maximumRetryAfter`) pauses
 ///   the endpoint until then; the job itself backs off as the retry policy says.
 ///
@@ -134,6 +135,24 @@ extension UploadQueueStateMachine {
         held.pause.wait = nil
         pausedEndpoints[endpoint] = held
         endPauseIfOver(endpoint, &actions)
+    }
+
+    /// Ends the credentials pause of each endpoint none of whose jobs is left unfinished (the user
+    /// cancelled or removed them): there is nothing to give new credentials for, and a job sent
+    /// there later asks again if they are still refused. A `Retry-After` still in force stays.
+    mutating func endCredentialPausesHoldingNothing(_ actions: inout [Action]) {
+        let refused = pausedEndpoints.filter { $0.value.pause.refusedCredentials != nil }.keys
+        guard !refused.isEmpty else { return }
+        let unfinished = jobs.values.filter { record in
+            if case .finished = record.phase { return false }
+            return true
+        }.map(\.job.spec)
+        var holding = Set<UploadEndpoint>()
+        for spec in unfinished { if let endpoint = endpoint(of: spec) { holding.insert(endpoint) } }
+        for endpoint in refused.sorted() where !holding.contains(endpoint) {
+            pausedEndpoints[endpoint]?.pause.refusedCredentials = nil
+            endPauseIfOver(endpoint, &actions)
+        }
     }
 
     /// Ends an endpoint's pause when nothing holds it any more (its set-aside jobs queued again,

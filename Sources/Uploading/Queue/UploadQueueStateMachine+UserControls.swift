@@ -70,6 +70,7 @@ extension UploadQueueStateMachine {
     public mutating func cancel(_ id: UploadJobID) -> [Action] {
         var actions: [Action] = []
         cancelOne(id, &actions)
+        endCredentialPausesHoldingNothing(&actions)
         settle(&actions)
         return actions
     }
@@ -83,6 +84,7 @@ extension UploadQueueStateMachine {
         for id in active {
             cancelOne(id, &actions)
         }
+        endCredentialPausesHoldingNothing(&actions)
         settle(&actions)
         return actions
     }
@@ -130,6 +132,7 @@ extension UploadQueueStateMachine {
         delete(id)
         actions.append(.persist(.delete([id])))
         actions.append(.emit(.removed(id)))
+        endCredentialPausesHoldingNothing(&actions)
         settle(&actions)
         return actions
     }
