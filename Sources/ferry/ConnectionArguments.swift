@@ -6,8 +6,9 @@ import Uploading
 /// How requests reach the server, with curl's options: trust, client certificate, proxy,
 /// redirects, HTTP version. `ferry` and `ferry send` share them (through `FormOptions`).
 struct ConnectionArguments: ParsableArguments {
-    @Flag(name: [.customShort("k"), .long], help: "Do not verify https:// certificates (for a test server).")
-    var insecure = false
+    @Flag(name: [.customShort("k"), .customLong("insecure")], inversion: .prefixedNo,
+          help: "Do not verify https:// certificates, for a test server (--no-insecure: verify, whatever a profile says).")
+    var insecureChoice: Bool?
 
     @Option(name: .long, help: ArgumentHelp(
         "Trust the certificate authorities in this PEM file instead of the system's (also CURL_CA_BUNDLE, SSL_CERT_FILE).",
@@ -34,8 +35,9 @@ struct ConnectionArguments: ParsableArguments {
         "Hosts to reach without the proxy, comma-separated; '*' for all (also no_proxy).", valueName: "list"))
     var noproxy: String?
 
-    @Flag(name: [.customShort("L"), .long], help: "Follow 307 and 308 redirects, sending the whole request again.")
-    var location = false
+    @Flag(name: [.customShort("L"), .customLong("location")], inversion: .prefixedNo,
+          help: "Follow 307 and 308 redirects, sending the whole request again (--no-location: do not, whatever a profile says).")
+    var locationChoice: Bool?
 
     @Flag(exclusivity: .chooseLast)
     var httpVersion: HTTPVersionFlag?
@@ -55,10 +57,15 @@ struct ConnectionArguments: ParsableArguments {
         }
     }
 
+    /// Whether certificates go unverified (`-k`, else the profile's `insecure`).
+    var insecure: Bool { insecureChoice ?? false }
+    /// Whether 307 and 308 redirects are followed (`-L`, else the profile's `location`).
+    var location: Bool { locationChoice ?? false }
+
     /// Whether any of these options was given.
     var anyGiven: Bool {
-        insecure || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
-            || noproxy != nil || location || httpVersion != nil
+        insecureChoice != nil || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
+            || noproxy != nil || locationChoice != nil || httpVersion != nil
     }
 
     /// The options these arguments give, over what the environment sets as curl reads it (an

@@ -40,14 +40,14 @@ extension FormOptions {
         var givenHeaders = Set(header.compactMap { HeaderField.parse($0)?.name.lowercased() })
         if user != nil || oauth2Bearer != nil { givenHeaders.insert(AuthorizationHeader.name.lowercased()) }
         header = chosen.headers.filter { !givenHeaders.contains($0.name.lowercased()) }.map { "\($0.name): \($0.value)" } + header
-        connection.insecure = connection.insecure || chosen.insecure == true
+        connection.insecureChoice = connection.insecureChoice ?? chosen.insecure
         connection.cacert = connection.cacert ?? chosen.certificateAuthorityFile
         connection.capath = connection.capath ?? chosen.certificateAuthorityDirectory
         connection.clientCertificate = connection.clientCertificate ?? chosen.clientCertificateFile
         connection.clientKey = connection.clientKey ?? chosen.clientKeyFile
         connection.proxy = connection.proxy ?? chosen.proxy
         connection.noproxy = connection.noproxy ?? chosen.noProxy
-        connection.location = connection.location || chosen.followsRedirects == true
+        connection.locationChoice = connection.locationChoice ?? chosen.followsRedirects
         if connection.httpVersion == nil, chosen.offersHTTP2 == true { connection.httpVersion = .http2 }
         try connection.validate()
     }

@@ -93,7 +93,8 @@ public struct SendFileArguments: Sendable {
     /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
-        long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "insecure", "json", "location", "no-checksum", "print-curl",
+        long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "insecure", "json", "location", "no-bundle", "no-checksum",
+               "no-insecure", "no-location", "no-tus", "print-curl",
                "recursive", "resume", "show-secrets", "tus", "version", "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k", "r"]
     )

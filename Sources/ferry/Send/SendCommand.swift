@@ -28,8 +28,9 @@ struct Send: AsyncParsableCommand {
     @Option(name: .customLong("timeout"), help: "Seconds without progress before an upload is abandoned (idle timeout; default: 30).")
     var timeoutOption: Double?
 
-    @Flag(name: .long, help: "Send all files in one request, one part per file under --field.")
-    var bundle = false
+    @Flag(name: .customLong("bundle"), inversion: .prefixedNo,
+          help: "Send all files in one request, one part per file under --field (--no-bundle: one each, whatever a profile says).")
+    var bundleChoice: Bool?
 
     @Flag(name: [.customShort("r"), .long], help: ArgumentHelp(
         "Send every file under a FILE that is a folder, each part's filename its path from the folder's parent "
@@ -55,8 +56,10 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "With --print-curl, write secret header values and a URL's password as they are (masked by default).")
     var showSecrets = false
 
-    @Flag(name: .long, help: "Upload each FILE with tus 1.0 (resumable): --url is the creation URL, -F text parameters become metadata.")
-    var tus = false
+    @Flag(name: .customLong("tus"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Upload each FILE with tus 1.0 (resumable): --url is the creation URL, -F text parameters become metadata "
+            + "(--no-tus: multipart, whatever a profile says)."))
+    var tusChoice: Bool?
 
     @Option(
         name: .long,
@@ -93,6 +96,10 @@ struct Send: AsyncParsableCommand {
 
     /// The HTTP method.
     var method: String { methodOption ?? "POST" }
+    /// Whether all files go in one request (`--bundle`, else the profile's `bundle`).
+    var bundle: Bool { bundleChoice ?? false }
+    /// Whether each file goes by tus (`--tus`, else the profile's protocol).
+    var tus: Bool { tusChoice ?? false }
     /// Seconds without progress before an upload is abandoned.
     var timeout: Double { timeoutOption ?? 30 }
 
@@ -100,8 +107,8 @@ struct Send: AsyncParsableCommand {
         if let chosen = try formOptions.chosenProfile() {
             methodOption = methodOption ?? chosen.method
             timeoutOption = timeoutOption ?? chosen.timeout
-            bundle = bundle || chosen.bundle == true
-            tus = tus || chosen.usesTus == true
+            bundleChoice = bundleChoice ?? chosen.bundle
+            tusChoice = tusChoice ?? chosen.usesTus
         }
         let onlyResuming = resume && files.isEmpty && !formOptions.hasFormParts
         guard !files.isEmpty || formOptions.hasFormParts || resume else {

@@ -49,6 +49,41 @@ struct ProfileSendCommandTests {
         }
     }
 
+    @Test("--no-insecure, --no-location, --no-bundle and --no-tus switch off what a profile switches on")
+    func switchedOff() async throws {
+        let dir = TemporaryDirectory()
+        let a = dir.file("a.txt", bytes: 10)
+        let b = dir.file("b.txt", bytes: 10)
+        let config = try writeProfiles("""
+            [profiles.on]
+            url = "https://uploads.test/upload"
+            insecure = true
+            location = true
+            bundle = true
+
+            [profiles.resumable]
+            url = "https://uploads.test/files/"
+            protocol = "tus"
+            """, in: dir)
+        let environment = ["XDG_CONFIG_HOME": config]
+        func run(_ arguments: [String]) async throws -> [String] {
+            let process = try FerryProcess(["send"] + arguments, stateHome: dir.path("state"), environment: environment)
+            #expect(try await process.exitStatus() == 0, "\(arguments): \(process.errorText)")
+            return process.outputLines
+        }
+        let on = try await run(["--profile", "on", "--print-curl", a, b])
+        #expect(on.count == 1, "bundled: one request\n\(on)")
+        #expect(on.first.map { $0.contains(" -k ") && $0.contains(" -L ") } == true, "\(on)")
+        let off = try await run(["--profile", "on", "--no-insecure", "--no-location", "--no-bundle", "--print-curl", a, b])
+        #expect(off.count == 2, "one request a file\n\(off)")
+        #expect(!off.contains { $0.contains(" -k ") || $0.contains(" -L ") }, "\(off)")
+
+        let tus = try await run(["--profile", "resumable", "--dry-run", a])
+        #expect(tus.first?.hasPrefix("OPTIONS /files/ HTTP/1.1") == true, "\(tus.prefix(3))")
+        let multipart = try await run(["--profile", "resumable", "--no-tus", "--dry-run", a])
+        #expect(multipart.first?.hasPrefix("POST /files/ HTTP/1.1") == true, "\(multipart.prefix(3))")
+    }
+
     @Test("a variable not set, an unknown profile or a file with an error stop before anything is sent, named")
     func errorsNamed() async throws {
         let dir = TemporaryDirectory()
