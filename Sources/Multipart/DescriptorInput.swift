@@ -6,13 +6,24 @@ import Musl
 import Darwin
 #endif
 
-/// Reading an open file descriptor to its end: a `<file` form value, a profiles file, a document
-/// on the standard input.
+/// Reading an open file descriptor, or a file, to its end: a `<file` form value, a profiles file,
+/// the journal's marks, a document on the standard input.
 public enum DescriptorInput {
     /// A read that failed.
     public struct Failure: Error, Equatable {
         /// The C library's error number.
         public let errno: Int32
+    }
+
+    /// Every byte of the file at `path` (opened read-only, closed again).
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: The bytes, or the error number of the failed open or read.
+    public static func readFile(atPath path: String) -> Result<[UInt8], Failure> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(Failure(errno: errno)) }
+        defer { close(descriptor) }
+        return readToEnd(descriptor)
     }
 
     /// Every byte from the descriptor's position to its end (reads interrupted by a signal are

@@ -167,6 +167,16 @@ struct JournalFaultTests {
         #expect(sent == [ids[2]], "only the job never sent is sent: \(sent.sorted())")
     }
 
+    @Test("a marks file that cannot be read is named with the C library's words")
+    func unreadableMarks() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("journal.sqlite-marks-1-00")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(throws: UploadError.journalFailed(reason: .readFailed(message: "cannot read the journal's marks in \(path): Is a directory"))) {
+            try JournalMarkLog.marks(inFile: path)
+        }
+    }
+
     @Test("the bodyMayComplete mark fails: the last byte is held back (certainly not sent), the reason is said, new starts stop; cleared, it may be sent")
     func lastByteMarkFails() async throws {
         let setup = try Setup()

@@ -197,9 +197,11 @@ final class JournalMarkLog: Sendable {
     /// - Returns: The marks.
     /// - Throws: `UploadError.journalFailed(reason: .readFailed)` when it cannot be read.
     static func marks(inFile path: String) throws(UploadError) -> [JournalMark] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .journalFailed(reason: .readFailed(message: "cannot read the journal's marks in \(path): \(error)"))
+        let data: [UInt8]
+        switch DescriptorInput.readFile(atPath: path) {
+        case let .success(bytes): data = bytes
+        case let .failure(failure):
+            throw .journalFailed(reason: .readFailed(message: "cannot read the journal's marks in \(path): \(SystemError.message(for: failure.errno))"))
         }
         var marks: [JournalMark] = []
         data.withUnsafeBytes { bytes in

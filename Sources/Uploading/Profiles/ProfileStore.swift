@@ -66,11 +66,8 @@ public struct ProfileStore: Sendable, Hashable {
 
     /// The file's text; its failures in the C library's words.
     private func readText() throws(ProfileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(file: path, reason: SystemError.message(for: errno)) }
-        defer { close(descriptor) }
         let bytes: [UInt8]
-        switch DescriptorInput.readToEnd(descriptor) {
+        switch DescriptorInput.readFile(atPath: path) {
         case let .success(read): bytes = read
         case let .failure(failure): throw .unreadable(file: path, reason: SystemError.message(for: failure.errno))
         }
