@@ -106,7 +106,10 @@ struct UploadIntegrationTests {
     @Test("a server that stalls trips the idle timeout")
     func stalledServer() async throws {
         let dir = TemporaryDirectory()
-        let path = dir.file("stalled.bin", bytes: 8_000_000)
+        // More than the socket buffers can take (send 4 MiB, receive up to 32 MiB here) while the
+        // server reads nothing: with less, every byte can be handed over, and the job is rightly
+        // "may have arrived" instead of timed out (seen once against a loaded runner).
+        let path = dir.file("stalled.bin", bytes: 64_000_000)
         try await LiveUpload.run(faults: FaultPlan(stall: true), idleTimeout: .seconds(1)) { url, manager, _, _ in
             let started = ContinuousClock.now
             let id = try manager.enqueue([spec(url, [path])])[0]
@@ -119,7 +122,8 @@ struct UploadIntegrationTests {
     @Test("cancel aborts an upload in flight at once")
     func cancelMidUpload() async throws {
         let dir = TemporaryDirectory()
-        let path = dir.file("slow.bin", bytes: 8_000_000)
+        // As above: more than the socket buffers hold, so the cancel comes before the last byte.
+        let path = dir.file("slow.bin", bytes: 64_000_000)
         try await LiveUpload.run(faults: FaultPlan(stall: true)) { url, manager, _, _ in
             let id = try manager.enqueue([spec(url, [path])])[0]
             for _ in 0..<200 where manager.job(id)?.state != .uploading {
