@@ -91,8 +91,10 @@ final class PartFileWriter {
     ///   ``discard()`` then.
     func finish() async throws(ReceiverError) -> (savedAs: String, size: Int64, sha256: String) {
         try await flush()
-        await closeDescriptor()
+        // Linked while the descriptor, and so the lock, is still held: a receiver starting on the
+        // same folder meanwhile takes an unlocked staged file for a killed one's leftover.
         let moved = await pool.runBlocking { [staging, stagedPath, name] in staging.moveIntoUploadDirectory(stagedPath, as: name) }
+        await closeDescriptor()
         let savedAs = try moved.get()
         self.savedAs = savedAs
         return (savedAs, size, hasher.finalize().lowercaseHex)
