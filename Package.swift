@@ -164,8 +164,8 @@ let package = Package(
             "Uploading", "TestSupport", "SQLiteDatabase",
         ], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
-            "Receiver", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOEmbedded", package: "swift-nio"),
+            "Receiver", "TestSupport", "Multipart", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

@@ -152,10 +152,12 @@ public final class ReceiverServer: Sendable {
                     try await responder(request, responseWriter, channel)
                 }, configuration: HTTP1Channel.Configuration(
                     // The throttle comes after the timeouts (nearer the server), so a read it holds
-                    // back is not a read the client is late for.
+                    // back is not a read the client is late for; a throttled connection keeps
+                    // NIO's reads of up to 64 KiB, so its pace stays even.
                     additionalChannelHandlers: [
                         connections.makeHandler(), ConnectionShutdown(), ConnectionTimeoutHandler(timeouts: timeouts),
-                    ] + (throttle.map { [ReadThrottleHandler(bytesPerSecond: $0)] as [any RemovableChannelHandler] } ?? [])))
+                    ] + (throttle.map { [ReadThrottleHandler(bytesPerSecond: $0)] as [any RemovableChannelHandler] }
+                        ?? [ReceiveBufferSizing()])))
             },
             // Past the connection limit the server stops accepting: new connections wait in the
             // kernel's backlog until one closes, and no descriptor is spent on them meanwhile.

@@ -41,6 +41,12 @@ struct TusChecksumHasher {
         }
     }
 
+    /// The SHA-256 of the bytes added, when the algorithm is sha256.
+    var sha256: SHA256? {
+        guard case .sha256(let hasher) = function else { return nil }
+        return hasher
+    }
+
     /// Whether the bytes added have the expected digest.
     ///
     /// - Returns: `true` on a match.

@@ -11,13 +11,14 @@ import Musl
 #endif
 
 /// Writes one PATCH's bytes into an upload's staged file at its offset, gathering
-/// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB: writes of 1 MiB cost more in the
-/// kernel's page-cache copy than they saved in hops) and writing them on the thread pool, so
-/// memory stays constant whatever the body's size.
+/// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB) and writing them on the thread
+/// pool, so memory stays constant whatever the body's size; a body buffer that large on its own
+/// (a connection's reads grow to 1 MiB, ``ReceiveBufferSizing``) is written as it is, uncopied.
 ///
 /// The PATCH's `Upload-Checksum` and the upload's running SHA-256 are computed on the thread pool
-/// too, after each write, and one write is in flight while the next bytes gather: the request's
-/// task only copies bytes, so reading the body, writing and hashing overlap.
+/// too, after each write (one hash for both when they are the same: an `sha256` checksum of a
+/// PATCH at 0), and one write is in flight while the next bytes gather: the request's task only
+/// copies bytes, so reading the body, writing and hashing overlap.
 ///
 /// Not thread-safe: one request's task owns it and **must** call either ``close()`` (after
 /// ``drain()``) or ``discard()`` exactly once.
@@ -30,8 +31,22 @@ final class TusPatchWriter {
     private struct Hashers: @unchecked Sendable {
         /// The PATCH's `Upload-Checksum`, if it has one.
         var checksum: TusChecksumHasher?
-        /// The upload's bytes from 0, if they are known from 0.
+        /// The upload's bytes from 0, if they are known from 0 and the checksum's hash is not them.
         var digest: SHA256?
+        /// Whether the checksum's SHA-256 is the upload's digest too (an `sha256` checksum of a
+        /// PATCH at 0 hashes the same bytes from the same start), so each byte is hashed once.
+        let digestIsChecksum: Bool
+
+        init(checksum: TusChecksum?, digest: SHA256?, offset: Int64) {
+            self.checksum = checksum.map(TusChecksumHasher.init(checking:))
+            digestIsChecksum = offset == 0 && digest != nil && checksum?.algorithm == .sha256
+            self.digest = digestIsChecksum ? nil : digest
+        }
+
+        /// The upload's SHA-256 from 0 through the bytes added, if known.
+        var uploadDigest: SHA256? {
+            digestIsChecksum ? checksum?.sha256 : digest
+        }
 
         mutating func update(_ buffer: ByteBuffer) {
             checksum?.update(buffer)
@@ -98,8 +113,8 @@ final class TusPatchWriter {
         }
     }
 
-    /// The write in flight.
-    private var inFlight: Handover?
+    /// The write in flight, and whether its buffer is `pending`'s (to gather in again) or the body's.
+    private var inFlight: (handover: Handover, gathered: Bool)?
     /// The last write's buffer, emptied, to gather the next bytes in (two buffers take turns).
     private var spare: ByteBuffer?
 
@@ -131,7 +146,7 @@ final class TusPatchWriter {
             let descriptor = FileSystemName.withFileSystemPath(path) { Glibc.open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
             return descriptor >= 0 ? .success(descriptor) : .failure(TusStaging.storageError(errno, name: id + ".part", creating: false))
         }
-        let hashers = Hashers(checksum: checksum.map(TusChecksumHasher.init(checking:)), digest: digest)
+        let hashers = Hashers(checksum: checksum, digest: digest, offset: offset)
         return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: try opened.get(), pool: pool, hashers: hashers)
     }
 
@@ -140,6 +155,11 @@ final class TusPatchWriter {
     /// - Parameter buffer: Bytes of the PATCH body (read, not consumed).
     /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing fails; call ``discard()`` then.
     func append(_ buffer: ByteBuffer) async throws(ReceiverError) {
+        if pending.readableBytes == 0, buffer.readableBytes >= PartFileWriter.flushThreshold {
+            // A large read (``ReceiveBufferSizing``) is written as it is, not copied first.
+            try await settle()
+            return startWrite(buffer, gathered: false)
+        }
         var buffer = buffer
         pending.writeBuffer(&buffer)
         if pending.readableBytes >= PartFileWriter.flushThreshold {
@@ -154,7 +174,7 @@ final class TusPatchWriter {
     func drain() async throws(ReceiverError) -> Written {
         try await startWrite()
         try await settle()
-        return Written(count: size, checksumMatches: hashers.checksum?.matches() ?? true, digest: hashers.digest)
+        return Written(count: size, checksumMatches: hashers.checksum?.matches() ?? true, digest: hashers.uploadDigest)
     }
 
     /// Closes the file, keeping what was written.
@@ -173,16 +193,23 @@ final class TusPatchWriter {
     /// Waits for the write in flight, then starts writing the bytes gathered.
     private func startWrite() async throws(ReceiverError) {
         try await settle()
-        guard pending.readableBytes > 0, let descriptor else { return }
+        guard pending.readableBytes > 0 else { return }
         let chunk = pending
         pending = spare ?? ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
         spare = nil
+        startWrite(chunk, gathered: true)
+    }
+
+    /// Starts writing `chunk` at the end of the bytes handed to writes so far, and hashing it
+    /// after; **must** be called with no write in flight (after ``settle()``).
+    private func startWrite(_ chunk: ByteBuffer, gathered: Bool) {
+        guard let descriptor else { return }
         let position = startOffset + size
         size += Int64(chunk.readableBytes)
         let name = id + ".part"
         let before = hashers
         let handover = Handover()
-        inFlight = handover
+        inFlight = (handover, gathered)
         pool.submit { state in
             guard case .active = state else {
                 return handover.deliver((.failure(TusStaging.storageError(ECANCELED, name: name, creating: false)), before, chunk))
@@ -198,11 +225,13 @@ final class TusPatchWriter {
     private func settle() async throws(ReceiverError) {
         guard let write = inFlight else { return }
         inFlight = nil
-        let (outcome, after, written) = await write.outcome()
+        let (outcome, after, written) = await write.handover.outcome()
         hashers = after
-        var buffer = written
-        buffer.clear()
-        spare = buffer
+        if write.gathered {
+            var buffer = written
+            buffer.clear()
+            spare = buffer
+        }
         try outcome.get()
     }
 

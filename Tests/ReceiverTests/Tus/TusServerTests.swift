@@ -139,6 +139,35 @@ struct TusServerTests {
         }
     }
 
+    @Test("an sha256 checksum of a PATCH at 0 is the file's digest too: a mismatch is still 460, the digest still right")
+    func sha256ChecksumAtZero() async throws {
+        try await ReceiverHarness.run { harness in
+            let wire = TusWire(port: harness.server.port)
+            let bytes = Array("0123456789abcdefghij".utf8)
+            let digest = "6bc14bdc4517a7a682c6910de2e2946eb8e1ecd04090728fef6d092a7ceb62c5"  // sha256sum
+            let whole = "a8FL3EUXp6aCxpEN4uKUbrjh7NBAkHKP720JKnzrYsU="  // its base64
+            let firstTen = "hNiYd/DUBB77a/kaFvAkjy/Vc+avBcGflr7bn4gveII="
+            let rest = "cjmTYdpqd1T+yYbcpbfLrxyBCije1KuvVrIQbQbLeLA="
+
+            let path = try await wire.create(length: 20, metadata: TusWire.metadata([("filename", "once.bin")]))
+            let bad = try await wire.patch(path, offset: 0, bytes, headers: [("Upload-Checksum", "sha256 \(firstTen)")])
+            #expect(bad.status == 460, "\(bad.body)")
+            #expect(try await wire.send("HEAD", path)["Upload-Offset"] == "0")
+            let good = try await wire.patch(path, offset: 0, bytes, headers: [("Upload-Checksum", "sha256 \(whole)")])
+            #expect(good.status == 204 && good["Upload-Offset"] == "20")
+            #expect(harness.server.receivedUploads.last?.files.first?.sha256 == digest)
+
+            // A first PATCH at 0, then one at 10: the digest goes on from the first one's hash.
+            let chunked = try await wire.create(length: 20, metadata: TusWire.metadata([("filename", "twice.bin")]))
+            let first = try await wire.patch(chunked, offset: 0, Array(bytes[..<10]), headers: [("Upload-Checksum", "sha256 \(firstTen)")])
+            #expect(first.status == 204 && first["Upload-Offset"] == "10")
+            let second = try await wire.patch(chunked, offset: 10, Array(bytes[10...]), headers: [("Upload-Checksum", "sha256 \(rest)")])
+            #expect(second.status == 204 && second["Upload-Offset"] == "20")
+            #expect(try harness.directory.uploadedBytes("twice.bin") == bytes)
+            #expect(harness.server.receivedUploads.last?.files.first?.sha256 == digest)
+        }
+    }
+
     @Test("creation-with-upload: the POST's body is stored at 0; all of it finishes the upload at once")
     func creationWithUpload() async throws {
         try await ReceiverHarness.run { harness in
