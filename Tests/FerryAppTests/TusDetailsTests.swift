@@ -23,7 +23,7 @@ struct TusDetailsTests {
         #expect(details.contains { $0.contains("tus upload: http://h/files/ab · 610 B of 1000 B confirmed") }, "\(details)")
         #expect(details.contains { $0.contains("· upload created at http://h/files/ab") }, "\(details)")
         #expect(details.contains { $0.contains("· resumed at 61 % (byte 610 of 1000)") }, "\(details)")
-        #expect(details.contains { $0.contains("Request: tus, created at http://h/files/") && $0.contains("in chunks of 4") },
+        #expect(details.contains { $0.contains("Request: tus, created at http://h/files/") && $0.contains("in chunks from 4") },
                 "\(details)")
         #expect(!details.contains { $0.contains("Content-Disposition") }, "a tus job sends no multipart part: \(details)")
     }

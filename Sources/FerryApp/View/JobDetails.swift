@@ -63,7 +63,9 @@ struct JobDetails: Widget {
         let proxy = spec.connection.proxyAddress(for: spec.url).map { " via proxy \($0)" } ?? ""
         if let tus = spec.tus {
             // No multipart part: the file's bytes go in PATCHes, the parameters as metadata.
-            lines.append(TextLine("Request: tus, created at \(spec.url)\(proxy)\(body) in chunks of \(HumanFormat.bytes(tus.chunkSize))"))
+            let chunks = tus.chunkSize.map { "of \(HumanFormat.bytes($0))" }
+                ?? "from \(HumanFormat.bytes(TusUploadPlan.defaultChunkSize)), sized to the link"
+            lines.append(TextLine("Request: tus, created at \(spec.url)\(proxy)\(body) in chunks \(chunks)"))
             for field in spec.textFields {
                 lines.append(TextLine("Metadata: \(field.name)=\(field.value)", style: Theme.dim))
             }

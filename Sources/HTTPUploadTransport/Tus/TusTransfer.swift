@@ -22,6 +22,8 @@ final class TusTransfer: TransportTask {
         var machine: TusClientStateMachine
         /// The request in flight.
         var current: TransferExchange?
+        /// When the request in flight started (its answer's time sizes the next chunks).
+        var currentStarted: ContinuousClock.Instant?
         /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
         var cancelRequested = false
         /// Whether the cancel removes the upload (`DELETE`).
@@ -140,14 +142,18 @@ final class TusTransfer: TransportTask {
                 return state.machine.cancel(discardingUpload: state.discardsUpload)
             }
             state.current = exchange
+            state.currentStarted = .now
             return nil
         }
         if let cancelled { return perform(cancelled) }
         exchange.start()
-        if let algorithm = tusRequest.checksum, let plan = request.tus, tusRequest.range.upperBound < file.size {
-            // The server's answer most likely confirms the whole chunk: the next one is hashed meanwhile.
+        if let algorithm = tusRequest.checksum, tusRequest.range.upperBound < file.size {
+            // The server's answer most likely confirms the whole chunk: the next one is hashed
+            // meanwhile, at the size the machine holds now (a chunk size that just changed
+            // hashes the next chunk after its answer instead).
             let next = tusRequest.range.upperBound
-            checksums.prepare(algorithm, range: next..<min(file.size, next + plan.chunkSize))
+            let size = state.withLock { $0.machine.chunkSizing.size }
+            checksums.prepare(algorithm, range: next..<min(file.size, next + size))
         }
     }
 
@@ -156,13 +162,15 @@ final class TusTransfer: TransportTask {
     private func exchangeEnded(_ result: Result<UploadResponse, UploadError>) {
         perform(state.withLock { state in
             state.current = nil
+            let elapsed = state.currentStarted.map { ContinuousClock.now - $0 }
+            state.currentStarted = nil
             if state.cancelRequested, !state.cancelHandled {
                 state.cancelHandled = true
                 if case let .success(response) = result { _ = state.machine.answered(response) }
                 return state.machine.cancel(discardingUpload: state.discardsUpload)
             }
             switch result {
-            case let .success(response): return state.machine.answered(response)
+            case let .success(response): return state.machine.answered(response, after: elapsed)
             case let .failure(error): return state.machine.failed(error)
             }
         })

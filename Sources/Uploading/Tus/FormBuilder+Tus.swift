@@ -57,8 +57,9 @@ extension FormBuilder {
                                               parameters: spec.textFields)
         let earlier = checkpoint.flatMap { $0.isOf(snapshot) ? $0 : nil }
         let uploadURL = earlier?.uploadURL.flatMap { try? UploadTarget($0, assumingHTTP: false) }
-        let plan = TusUploadPlan(creationURL: target, file: snapshot, metadata: metadata, chunkSize: options.chunkSize,
-                                 sendsChecksums: options.sendsChecksums, uploadURL: uploadURL, earlierNotes: earlier?.notes ?? [])
+        let plan = TusUploadPlan(creationURL: target, file: snapshot, metadata: metadata,
+                                 chunkSize: options.chunkSize ?? TusUploadPlan.defaultChunkSize,
+                                 chunkSizeFollowsLink: options.chunkSize == nil, sendsChecksums: options.sendsChecksums, uploadURL: uploadURL, earlierNotes: earlier?.notes ?? [])
         let message = RequestMessage(method: "POST", target: target, headers: headers,
                                      body: RequestBody(segments: [], contentType: TusRequest.bodyContentType))
         return UploadRequest(message: message, jobID: jobID, attempt: attempt, connectTimeout: connectTimeout,

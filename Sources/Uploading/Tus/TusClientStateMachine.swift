@@ -68,6 +68,8 @@ public struct TusClientStateMachine: Sendable {
     public private(set) var offset: Int64 = 0
     /// Facts for the details, oldest first.
     public private(set) var notes: [Note] = []
+    /// The next chunk's size.
+    public private(set) var chunkSizing: TusChunkSizing
     /// What the server said about itself, once discovered.
     public private(set) var capabilities: TusServerCapabilities?
     private var state = State.idle
@@ -84,6 +86,8 @@ public struct TusClientStateMachine: Sendable {
     public init(plan: TusUploadPlan) {
         self.plan = plan
         self.uploadURL = plan.uploadURL
+        self.chunkSizing = plan.chunkSizeFollowsLink
+            ? TusChunkSizing(followingLinkFrom: plan.chunkSize) : TusChunkSizing(fixed: plan.chunkSize)
     }
 
     /// The file's length: the upload's `Upload-Length`.
@@ -99,10 +103,17 @@ public struct TusClientStateMachine: Sendable {
 
     /// The server answered the request in flight.
     ///
-    /// - Parameter response: The answer.
+    /// - Parameters:
+    ///   - response: The answer.
+    ///   - elapsed: From the request's start to its answer, when measured (it sizes the next
+    ///     chunks, ``TusChunkSizing``).
     /// - Returns: What to do next.
-    public mutating func answered(_ response: UploadResponse) -> Action {
+    public mutating func answered(_ response: UploadResponse, after elapsed: Duration? = nil) -> Action {
         guard case let .awaiting(request) = state else { preconditionFailure("an answer without a request") }
+        if let elapsed, response.isSuccess, !request.range.isEmpty, let confirmed = Self.offset(in: response),
+           confirmed > request.range.lowerBound {
+            chunkSizing.chunkMoved(bytes: confirmed - request.range.lowerBound, in: elapsed)
+        }
         if response.status == 423, request.purpose != .discover, request.purpose != .create,
            lockedWaits < Self.maximumLockedWaits {
             lockedWaits += 1
@@ -231,7 +242,7 @@ public struct TusClientStateMachine: Sendable {
     private mutating func next(after response: UploadResponse) -> Action {
         guard offset < length else { return finish(response) }
         guard let uploadURL else { preconditionFailure("a chunk without an upload URL") }
-        let range = offset..<min(length, offset + plan.chunkSize)
+        let range = offset..<min(length, offset + chunkSizing.size)
         return send(TusRequest(
             purpose: .append, target: uploadURL,
             headers: [Self.resumable, HeaderField(name: "Upload-Offset", value: String(offset))],
@@ -244,7 +255,7 @@ public struct TusClientStateMachine: Sendable {
         var headers = [Self.resumable, HeaderField(name: "Upload-Length", value: String(length))]
         if !plan.metadata.isEmpty { headers.append(HeaderField(name: "Upload-Metadata", value: plan.metadata)) }
         let withUpload = capabilities?.offers("creation-with-upload") == true
-        let range = withUpload ? 0..<min(length, plan.chunkSize) : 0..<0
+        let range = withUpload ? 0..<min(length, chunkSizing.size) : 0..<0
         return send(TusRequest(purpose: .create, target: plan.creationURL, headers: headers, range: range))
     }
 

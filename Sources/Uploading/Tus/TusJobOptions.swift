@@ -1,8 +1,9 @@
 /// A job that is a tus upload rather than a form (`ferry send --tus`): its URL is the creation
 /// URL, its one file goes up in chunks, its text parameters become `Upload-Metadata`.
 public struct TusJobOptions: Sendable, Hashable, Codable {
-    /// The most bytes one request carries (`--chunk-size`).
-    public var chunkSize: Int64
+    /// The most bytes one request carries (`--chunk-size`); nil: chunks follow the link
+    /// (``TusChunkSizing``), from ``TusUploadPlan/defaultChunkSize``.
+    public var chunkSize: Int64?
     /// Whether each chunk carries an `Upload-Checksum` where the server offers checksums (not
     /// with `--no-checksum`).
     public var sendsChecksums: Bool
@@ -14,21 +15,22 @@ public struct TusJobOptions: Sendable, Hashable, Codable {
     /// Creates the options.
     ///
     /// - Parameters:
-    ///   - chunkSize: The chunk size; at least 1.
+    ///   - chunkSize: The chunk size, at least 1; nil to follow the link.
     ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
-    public init(chunkSize: Int64 = TusUploadPlan.defaultChunkSize, sendsChecksums: Bool = true) {
-        precondition(chunkSize >= 1, "a chunk holds at least one byte")
+    public init(chunkSize: Int64? = nil, sendsChecksums: Bool = true) {
+        precondition((chunkSize ?? 1) >= 1, "a chunk holds at least one byte")
         self.chunkSize = chunkSize
         self.sendsChecksums = sendsChecksums
     }
 
-    /// Decodes the options; a job journaled before `sendsChecksums` existed sends them.
+    /// Decodes the options; a job journaled before `sendsChecksums` existed sends them (one
+    /// journaled before chunks followed the link keeps its fixed size).
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` for a malformed value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chunkSize = try container.decode(Int64.self, forKey: .chunkSize)
+        chunkSize = try container.decodeIfPresent(Int64.self, forKey: .chunkSize)
         sendsChecksums = try container.decodeIfPresent(Bool.self, forKey: .sendsChecksums) ?? true
     }
 }

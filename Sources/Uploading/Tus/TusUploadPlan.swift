@@ -3,9 +3,9 @@ import Multipart
 /// What one tus upload sends: the file, where uploads are created, the metadata, the chunk
 /// size, and where an earlier attempt's upload stands, if it has one.
 public struct TusUploadPlan: Sendable, Hashable, Codable {
-    /// The default chunk size: 4 MiB. A chunk is one `PATCH`; a chunk cut off costs at most its
-    /// own bytes again on a server that drops partial chunks (`ferry serve` and tusd keep them),
-    /// and at 4 MiB a round trip per chunk is under 1 % of a chunk's time even on loopback.
+    /// The first chunk's size when chunks follow the link (``TusChunkSizing``): 4 MiB. A chunk is
+    /// one `PATCH`; a chunk cut off costs at most its own bytes again on a server that drops
+    /// partial chunks (`ferry serve` and tusd keep them).
     public static let defaultChunkSize: Int64 = 4 * 1024 * 1024
 
     /// The creation URL (`--url`), answered `OPTIONS` and `POST`.
@@ -14,8 +14,12 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     public var file: FileSnapshot
     /// The `Upload-Metadata` header value (`TusMetadata.header`).
     public var metadata: String
-    /// The most bytes one `PATCH` (or the creation `POST`) carries; at least 1.
+    /// The most bytes one `PATCH` (or the creation `POST`) carries, or the first chunk's when
+    /// ``chunkSizeFollowsLink``; at least 1.
     public var chunkSize: Int64
+    /// Whether chunks grow and shrink with what the link moves (``TusChunkSizing``), as they do
+    /// unless a chunk size was given.
+    public var chunkSizeFollowsLink: Bool
     /// Whether each `PATCH` carries an `Upload-Checksum` where the server offers checksums.
     public var sendsChecksums: Bool
     /// The upload URL an earlier attempt or run created, which is asked for its offset first.
@@ -29,18 +33,21 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     ///   - creationURL: Where uploads are created.
     ///   - file: The file.
     ///   - metadata: The `Upload-Metadata` value.
-    ///   - chunkSize: The chunk size; at least 1.
+    ///   - chunkSize: The chunk size (the first, if it follows the link); at least 1.
+    ///   - chunkSizeFollowsLink: Whether chunks are sized to the link.
     ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
     ///   - uploadURL: The upload an earlier attempt created, if any.
     ///   - earlierNotes: The notes of earlier attempts.
     public init(creationURL: UploadTarget, file: FileSnapshot, metadata: String,
-                chunkSize: Int64 = TusUploadPlan.defaultChunkSize, sendsChecksums: Bool = true, uploadURL: UploadTarget? = nil,
+                chunkSize: Int64 = TusUploadPlan.defaultChunkSize, chunkSizeFollowsLink: Bool = false,
+                sendsChecksums: Bool = true, uploadURL: UploadTarget? = nil,
                 earlierNotes: [TusClientStateMachine.Note] = []) {
         precondition(chunkSize >= 1, "a chunk holds at least one byte")
         self.creationURL = creationURL
         self.file = file
         self.metadata = metadata
         self.chunkSize = chunkSize
+        self.chunkSizeFollowsLink = chunkSizeFollowsLink
         self.sendsChecksums = sendsChecksums
         self.uploadURL = uploadURL
         self.earlierNotes = earlierNotes

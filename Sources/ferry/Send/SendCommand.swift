@@ -63,7 +63,7 @@ struct Send: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "With --tus, the most bytes one request carries (e.g. 512K, 8M). Default 4M.",
+        help: "With --tus, the bytes each request carries (e.g. 512K, 8M). Default: 4M at first, then about a second of what the link moves (at most 1G).",
         transform: PositiveByteCount.transform("--chunk-size", "a positive byte count such as 512K or 8M"))
     var chunkSize: Int64?
 
@@ -163,7 +163,7 @@ struct Send: AsyncParsableCommand {
             guard template?.extraFileParts.isEmpty ?? true else {
                 throw ValidationError("--tus sends -F text parameters as metadata; a file part (-F name=@file) cannot be sent")
             }
-            template?.tus = TusJobOptions(chunkSize: chunkSize ?? TusUploadPlan.defaultChunkSize, sendsChecksums: !noChecksum)
+            template?.tus = TusJobOptions(chunkSize: chunkSize, sendsChecksums: !noChecksum)
         }
         guard dryRun || printCurl else {
             var configuration = UploadQueueConfiguration(

@@ -1,0 +1,62 @@
+import Multipart
+import Testing
+@testable import Uploading
+
+/// `TusChunkSizing`: chunks sized to about a second of the link, in steps of 4×, between the
+/// first size and 1 GiB; a fixed size never moves.
+@Suite("TusChunkSizing")
+struct TusChunkSizingTests {
+    static let mebibyte: Int64 = 1 << 20
+
+    @Test("a fast link grows the chunk 4× per quick chunk, up to 1 GiB; a slow one shrinks it back, never below the start")
+    func followsTheLink() {
+        var sizing = TusChunkSizing(followingLinkFrom: 4 * Self.mebibyte)
+        sizing.chunkMoved(bytes: 4 * Self.mebibyte, in: .milliseconds(20))
+        #expect(sizing.size == 16 * Self.mebibyte)
+        sizing.chunkMoved(bytes: 16 * Self.mebibyte, in: .milliseconds(250))
+        #expect(sizing.size == 64 * Self.mebibyte, "a quarter of the target still grows it")
+        sizing.chunkMoved(bytes: 64 * Self.mebibyte, in: .milliseconds(600))
+        #expect(sizing.size == 64 * Self.mebibyte, "about a second: steady")
+        sizing.chunkMoved(bytes: 64 * Self.mebibyte, in: .milliseconds(30))
+        sizing.chunkMoved(bytes: 256 * Self.mebibyte, in: .milliseconds(100))
+        #expect(sizing.size == TusChunkSizing.maximum)
+        sizing.chunkMoved(bytes: TusChunkSizing.maximum, in: .milliseconds(100))
+        #expect(sizing.size == TusChunkSizing.maximum, "never above 1 GiB")
+        sizing.chunkMoved(bytes: TusChunkSizing.maximum, in: .seconds(5))
+        #expect(sizing.size == 256 * Self.mebibyte, "more than 4 s: a quarter")
+        for _ in 0..<5 { sizing.chunkMoved(bytes: sizing.size, in: .seconds(30)) }
+        #expect(sizing.size == 4 * Self.mebibyte, "never below the first size")
+    }
+
+    @Test("a last, shorter chunk and a fixed size leave the size alone")
+    func steadyCases() {
+        var sizing = TusChunkSizing(followingLinkFrom: 4 * Self.mebibyte)
+        sizing.chunkMoved(bytes: Self.mebibyte, in: .milliseconds(1))
+        #expect(sizing.size == 4 * Self.mebibyte)
+        var fixed = TusChunkSizing(fixed: 512 * 1024)
+        fixed.chunkMoved(bytes: 512 * 1024, in: .milliseconds(1))
+        fixed.chunkMoved(bytes: 512 * 1024, in: .seconds(60))
+        #expect(fixed.size == 512 * 1024 && !fixed.followsLink)
+    }
+
+    @Test("the machine sizes the next PATCH from the last one's time, when the plan follows the link; --chunk-size keeps its size")
+    func machineSizesChunks() {
+        let length = 200 * Self.mebibyte
+        func machine(follows: Bool) -> TusClientStateMachine {
+            var plan = TusClientStateMachineTests.plan(size: length, chunk: 4 * Self.mebibyte)
+            plan.chunkSizeFollowsLink = follows
+            return TusClientStateMachine(plan: plan)
+        }
+        for follows in [true, false] {
+            var tus = machine(follows: follows)
+            _ = tus.start()
+            _ = tus.answered(TusClientStateMachineTests.options)
+            let first = TusClientStateMachineTests.request(tus.answered(TusClientStateMachineTests.response(201, [("Location", "/files/abc")])))
+            #expect(first?.range == 0..<4 * Self.mebibyte)
+            let confirmed = TusClientStateMachineTests.response(204, [("Upload-Offset", String(4 * Self.mebibyte))])
+            let second = TusClientStateMachineTests.request(tus.answered(confirmed, after: .milliseconds(40)))
+            let expected = follows ? 4 * Self.mebibyte..<20 * Self.mebibyte : 4 * Self.mebibyte..<8 * Self.mebibyte
+            #expect(second?.range == expected, "follows the link: \(follows)")
+        }
+    }
+}
