@@ -11,7 +11,7 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
     private static let randomAlphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_".utf8)
 
     /// Number of random symbols: 32 × 6 = 192 bits, well over the required 128, drawn ten at a
-    /// time from 64-bit words (four words, fetched from the random source in one call).
+    /// time from 64-bit words (four words, taken from the process's pool of random words).
     private static let randomSymbolCount = 32
 
     /// Validates an injected boundary.
@@ -32,7 +32,8 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
 
     /// A new boundary from the system's cryptographic random source.
     ///
-    /// The symbols come from the system's cryptographic random source, read in one call.
+    /// The symbols come from the system's cryptographic random source, read 32 words (eight
+    /// boundaries) per call (`PrefetchedSystemRandom`).
     ///
     /// - Returns: `ferry-` followed by 32 random symbols (38 characters).
     public static func random() -> Boundary {

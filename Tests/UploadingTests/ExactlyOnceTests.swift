@@ -57,9 +57,14 @@ struct ExactlyOnceTests {
         let blocked = DispatchSemaphore(value: 0)
         harness.manager.rootQueue.async { blocked.wait() }
         harness.manager.cancel(id)
-        // The answer's hop to the queue comes behind the cancel.
-        harness.transport.respond(job: id, status: 201)
+        // The answer comes behind the cancel: its thread waits for the queue's turn (the
+        // manager hears an outcome on the transport's thread), so it is not the test's.
+        let answered = DispatchGroup()
+        DispatchQueue.global().async(group: answered) { harness.transport.respond(job: id, status: 201) }
+        // The answer reached the transport (out of flight) before the queue hears the cancel.
+        while !harness.transport.inFlight.isEmpty { usleep(100) }
         blocked.signal()
+        answered.wait()
         harness.settle()
         let job = try #require(harness.manager.job(id))
         #expect(job.state == .succeeded)
@@ -76,9 +81,15 @@ struct ExactlyOnceTests {
         #expect(transport.sendWholeBody(job: id))
         let blocked = DispatchSemaphore(value: 0)
         harness.manager.rootQueue.async { blocked.wait() }
-        transport.respond(job: id, status: 200)
+        // The answer waits for the queue's turn on the transport's thread; once the fake has
+        // taken the request out of flight it is on its way, and the cancel comes (almost
+        // always) behind it. Either order must end in the success.
+        let answered = DispatchGroup()
+        DispatchQueue.global().async(group: answered) { transport.respond(job: id, status: 200) }
+        while !transport.inFlight.isEmpty { usleep(100) }
         harness.manager.cancel(id)
         blocked.signal()
+        answered.wait()
         harness.settle()
         #expect(harness.manager.job(id)?.state == .succeeded)
     }

@@ -44,6 +44,20 @@ struct PoolEndpoint: Hashable, Sendable, CustomStringConvertible {
         tls = scheme == "https" ? TLSIdentity(options) : nil
     }
 
+    /// Equal in every part. Written out so that the pool's lookups compare the proxy without
+    /// the standard library's generic `Result` equality, whose runtime type lookups were a
+    /// percent of a small file's CPU.
+    static func == (lhs: PoolEndpoint, rhs: PoolEndpoint) -> Bool {
+        guard lhs.port == rhs.port, lhs.host == rhs.host, lhs.scheme == rhs.scheme, lhs.tls == rhs.tls else {
+            return false
+        }
+        switch (lhs.proxy, rhs.proxy) {
+        case let (.success(left), .success(right)): return left == right
+        case let (.failure(left), .failure(right)): return left == right
+        default: return false
+        }
+    }
+
     /// Whether connections use TLS.
     var usesTLS: Bool { tls != nil }
 

@@ -17,12 +17,12 @@ enum ServerAnswerMapping {
     ///
     /// - Parameters:
     ///   - response: The response.
-    ///   - host: The host the request went to, for the error text.
+    ///   - host: The host the request went to, for the error text (worked out only for one).
     ///   - overTLS: Whether it came over TLS (from the server, not a forwarding proxy).
     /// - Returns: The response, or the failure it stands for.
-    static func outcome(of response: UploadResponse, host: String, overTLS: Bool) -> ExchangeStateMachine.Outcome {
+    static func outcome(of response: UploadResponse, host: @autoclosure () -> String, overTLS: Bool) -> ExchangeStateMachine.Outcome {
         guard overTLS, let problem = NginxClientCertificateAnswer.problem(in: response) else { return .response(response) }
-        return .failed(.transferFailed(reason: .tlsRejected(host: host, problem: problem)), beforeResponse: false)
+        return .failed(.transferFailed(reason: .tlsRejected(host: host(), problem: problem)), beforeResponse: false)
     }
 
     /// An attempt's outcome through a forwarding proxy (a plain-http request): its 407 is the

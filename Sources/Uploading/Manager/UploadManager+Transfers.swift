@@ -34,7 +34,10 @@ extension UploadManager {
                         // After the checkpoints reported before (the same serial queue), so their rows are submitted.
                         self.rootQueue.async {
                             guard let journalWriter = self.journalWriter else { return written() }
-                            journalWriter.writeNow(then: written)
+                            // Off the writer's queue: what follows may end the attempt, and its
+                            // outcome waits for the root queue (`hear`), which may be waiting
+                            // for the writer (`waitUntilWritten`).
+                            journalWriter.writeNow { DispatchQueue.global().async(execute: written) }
                         }
                     }
                 } else {
@@ -58,10 +61,25 @@ extension UploadManager {
                 request,
                 bodyCompleting: { gate.pass() },
                 completion: { [weak self] result in
-                    guard let self else { return }
-                    self.rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+                    self?.hear(result, of: id, attempt: attempt)
                 }
             ))
+        }
+    }
+
+    /// Hands a transfer's outcome to the root queue. Called from the transport's thread (an
+    /// event loop), it runs there, in the root queue's turn (`sync`): the next job's start is
+    /// then on its way without waking a thread of the root queue's for each file, which behind a
+    /// slow server cost a context switch per file. The root queue only takes short steps and
+    /// never waits for a transport (which **must not** block in `cancel()` or `bytesWritten`),
+    /// so the caller waits for those queued before it at most. It may wait for the journal
+    /// writer's queue, so nothing on that queue calls here (`tusCheckpointWritten` hops off it). Called on the root queue itself
+    /// (a transport answering a cancel at once), it is queued instead.
+    func hear(_ result: Result<UploadResponse, UploadError>, of id: UploadJobID, attempt: Int) {
+        if DispatchQueue.getSpecific(key: rootQueueKey) == true {
+            rootQueue.async { self.completed(id, attempt: attempt, result: result) }
+        } else {
+            rootQueue.sync { completed(id, attempt: attempt, result: result) }
         }
     }
 

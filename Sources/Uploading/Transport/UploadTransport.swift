@@ -5,7 +5,8 @@
 /// tests hand it `FakeTransport`.
 ///
 /// The manager calls `start` on its file queue; the transport may call `completion` on any thread
-/// (the manager hops back onto its root queue). Progress is not reported: the manager reads each
+/// (the manager handles it in its root queue's turn, on that thread when the queue is free, so the
+/// call may take as long as a step of the queue's). Progress is not reported: the manager reads each
 /// transfer's `bytesWritten` once per `progressInterval`, the one throttle progress passes.
 ///
 /// A transport **must**:
@@ -27,9 +28,10 @@
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
 ///   `.multipartFailed(_:)` when reading the body failed (a file vanished or changed mid-send);
 /// - not block in `start` (on the file queue, which starts every attempt) or in
-///   `TransportTask.cancel()` and `bytesWritten` (on the root queue). Calling
-///   back from within `start`, or after `cancel()`, is allowed: the manager hops every callback
-///   onto its queue and ignores those of aborted attempts.
+///   `TransportTask.cancel()` and `bytesWritten` (on the root queue), and not hold a lock
+///   those take while it calls `completion`. Calling back from within `start`, or from within
+///   or after `cancel()`, is allowed: the manager handles every callback in its root queue's
+///   turn and ignores those of aborted attempts.
 public protocol UploadTransport: Sendable {
     /// Starts a transfer.
     ///
