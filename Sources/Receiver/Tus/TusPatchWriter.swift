@@ -144,7 +144,7 @@ final class TusPatchWriter {
         let path = staging.dataPath(id)
         let opened: Result<Int32, ReceiverError> = await pool.runBlocking {
             let descriptor = FileSystemName.withFileSystemPath(path) { Glibc.open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
-            return descriptor >= 0 ? .success(descriptor) : .failure(TusStaging.storageError(errno, name: id + ".part", creating: false))
+            return descriptor >= 0 ? .success(descriptor) : .failure(.storage(errno: errno, name: id + ".part", creating: false))
         }
         let hashers = Hashers(checksum: checksum, digest: digest, offset: offset)
         return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: try opened.get(), pool: pool, hashers: hashers)
@@ -212,7 +212,7 @@ final class TusPatchWriter {
         inFlight = (handover, gathered)
         pool.submit { state in
             guard case .active = state else {
-                return handover.deliver((.failure(TusStaging.storageError(ECANCELED, name: name, creating: false)), before, chunk))
+                return handover.deliver((.failure(.storage(errno: ECANCELED, name: name, creating: false)), before, chunk))
             }
             var hashers = before
             let outcome = TusPatchWriter.write(chunk, to: descriptor, at: position, name: name)
@@ -242,7 +242,7 @@ final class TusPatchWriter {
                 let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(position) + off_t(written))
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return .failure(TusStaging.storageError(errno, name: name, creating: false))
+                    return .failure(.storage(errno: errno, name: name, creating: false))
                 }
                 written += count
             }

@@ -44,7 +44,7 @@ struct TusStaging: Sendable {
         let descriptor = FileSystemName.withFileSystemPath(dataPath(info.id)) {
             open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
-        guard descriptor >= 0 else { return .failure(Self.storageError(errno, name: info.id + ".part", creating: true)) }
+        guard descriptor >= 0 else { return .failure(.storage(errno: errno, name: info.id + ".part", creating: true)) }
         close(descriptor)
         let written = write(info)
         if case .failure = written { remove(info.id) }
@@ -66,7 +66,7 @@ struct TusStaging: Sendable {
         let descriptor = FileSystemName.withFileSystemPath(temporary) {
             open($0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
-        guard descriptor >= 0 else { return .failure(Self.storageError(errno, name: info.id + ".info", creating: true)) }
+        guard descriptor >= 0 else { return .failure(.storage(errno: errno, name: info.id + ".info", creating: true)) }
         let failure: Int32? = data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -82,12 +82,12 @@ struct TusStaging: Sendable {
         close(descriptor)
         if let failure {
             _ = FileSystemName.withFileSystemPath(temporary) { unlink($0) }
-            return .failure(Self.storageError(failure, name: info.id + ".info", creating: false))
+            return .failure(.storage(errno: failure, name: info.id + ".info", creating: false))
         }
         let renamed = FileSystemName.withFileSystemPath(temporary) { from in
             FileSystemName.withFileSystemPath(infoPath(info.id)) { to in rename(from, to) }
         }
-        guard renamed == 0 else { return .failure(Self.storageError(errno, name: info.id + ".info", creating: false)) }
+        guard renamed == 0 else { return .failure(.storage(errno: errno, name: info.id + ".info", creating: false)) }
         return .success(())
     }
 
@@ -172,7 +172,7 @@ struct TusStaging: Sendable {
 
     private func sha256(of path: String) -> Result<(Int64, String), ReceiverError> {
         let descriptor = FileSystemName.withFileSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return .failure(Self.storageError(errno, name: path, creating: false)) }
+        guard descriptor >= 0 else { return .failure(.storage(errno: errno, name: path, creating: false)) }
         defer { close(descriptor) }
         var hasher = SHA256()
         var size: Int64 = 0
@@ -181,17 +181,12 @@ struct TusStaging: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Self.storageError(errno, name: path, creating: false))
+                return .failure(.storage(errno: errno, name: path, creating: false))
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             size += Int64(count)
         }
         return .success((size, hasher.finalize().lowercaseHex))
-    }
-
-    /// The storage error for `errno` (507 for a full disk or quota).
-    static func storageError(_ error: Int32, name: String, creating: Bool) -> ReceiverError {
-        .storage(errno: error, name: name, creating: creating)
     }
 }
