@@ -41,12 +41,6 @@ struct TimeoutTests {
         return nil
     }
 
-    /// The names saved in the server's upload folder (not its hidden staging folders).
-    static func savedNames(_ server: SpawnedReceiver) throws -> [String] {
-        guard let uploads = server.uploads else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasPrefix(".") }.sorted()
-    }
-
     @Test("a head that stops half-way is answered 408 and closed; a silent connection is closed")
     func slowHead() async throws {
         let server = try await Self.serve()
@@ -103,7 +97,7 @@ struct TimeoutTests {
         #expect(try await connection.waitForClose(timeout: 10).closed)
         let entry = try #require(await Self.loggedPost(server))
         #expect(entry["status"] as? Int == 408)
-        #expect(try Self.savedNames(server) == [], "the partial file is removed")
+        #expect(try server.savedNames() == [], "the partial file is removed")
     }
 
     @Test("a body trickling under --min-body-rate is answered 408 and nothing is kept")
@@ -137,7 +131,7 @@ struct TimeoutTests {
         }
         let entry = try #require(await Self.loggedPost(server), "still open after 40 s")
         #expect(entry["status"] as? Int == 408)
-        #expect(try Self.savedNames(server) == [])
+        #expect(try server.savedNames() == [])
     }
 
     @Test("an idle kept-alive connection is closed after the keep-alive timeout; uploads work as before")
@@ -154,6 +148,6 @@ struct TimeoutTests {
         #expect(try await connection.readResponse()?.status == 200, "kept alive between requests")
         let ended = try await connection.waitForClose(timeout: 15)
         #expect(ended.closed && ended.bytes.isEmpty, "closed silently when idle")
-        #expect(try Self.savedNames(server) == ["ok.bin"])
+        #expect(try server.savedNames() == ["ok.bin"])
     }
 }

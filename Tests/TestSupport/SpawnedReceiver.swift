@@ -66,6 +66,13 @@ public final class SpawnedReceiver: Sendable {
         return receiver
     }
 
+    /// The names saved in ``uploads`` (not the receiver's hidden staging folders: no upload's
+    /// name starts with a dot), sorted; none when it has no directory of its own.
+    public func savedNames() throws -> [String] {
+        guard let uploads else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
     /// The upload URL (its first line, `http://HOST:PORT/upload`), or "" before it printed it.
     public var uploadURL: String {
         lines.first?.trimmingCharacters(in: .whitespaces) ?? ""
