@@ -49,9 +49,12 @@ final class JournalWriter: Sendable {
 
     /// Creates a writer.
     ///
-    /// - Parameter journal: The journal.
-    init(journal: UploadJournal) {
+    /// - Parameters:
+    ///   - journal: The journal.
+    ///   - marker: Set (true) on the writer's queue, so a callback can tell it runs there.
+    init(journal: UploadJournal, marker: DispatchSpecificKey<Bool>? = nil) {
         self.journal = journal
+        if let marker { queue.setSpecific(key: marker, value: true) }
     }
 
     /// Sets what is called (on the writer's queue) when writing starts failing — with the

@@ -34,10 +34,7 @@ extension UploadManager {
                         // After the checkpoints reported before (the same serial queue), so their rows are submitted.
                         self.rootQueue.async {
                             guard let journalWriter = self.journalWriter else { return written() }
-                            // Off the writer's queue: what follows may end the attempt, and its
-                            // outcome waits for the root queue (`hear`), which may be waiting
-                            // for the writer (`waitUntilWritten`).
-                            journalWriter.writeNow { DispatchQueue.global().async(execute: written) }
+                            journalWriter.writeNow(then: written)
                         }
                     }
                 } else {
@@ -72,11 +69,12 @@ extension UploadManager {
     /// then on its way without waking a thread of the root queue's for each file, which behind a
     /// slow server cost a context switch per file. The root queue only takes short steps and
     /// never waits for a transport (which **must not** block in `cancel()` or `bytesWritten`),
-    /// so the caller waits for those queued before it at most. It may wait for the journal
-    /// writer's queue, so nothing on that queue calls here (`tusCheckpointWritten` hops off it). Called on the root queue itself
-    /// (a transport answering a cancel at once), it is queued instead.
+    /// so the caller waits for those queued before it at most. Called on the root queue itself
+    /// (a transport answering a cancel at once) or on the journal writer's queue, which the root
+    /// queue may be waiting for (a tus attempt going on once its new upload URL is written), it
+    /// is queued instead.
     func hear(_ result: Result<UploadResponse, UploadError>, of id: UploadJobID, attempt: Int) {
-        if DispatchQueue.getSpecific(key: rootQueueKey) == true {
+        if DispatchQueue.getSpecific(key: rootWaitsForQueueKey) == true {
             rootQueue.async { self.completed(id, attempt: attempt, result: result) }
         } else {
             rootQueue.sync { completed(id, attempt: attempt, result: result) }

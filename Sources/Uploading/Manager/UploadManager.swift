@@ -44,8 +44,9 @@ public final class UploadManager: @unchecked Sendable {
     static let eventGathering = DispatchTimeInterval.milliseconds(10)
 
     let rootQueue = DispatchQueue(label: "ferry.uploading.root")
-    /// Set (true) on `rootQueue`, so a callback can tell whether it runs there.
-    let rootQueueKey = DispatchSpecificKey<Bool>()
+    /// Set (true) on `rootQueue` and on the journal writer's queue, which the root queue may wait
+    /// for (`waitUntilWritten`): a callback running on either must not wait for the root queue.
+    let rootWaitsForQueueKey: DispatchSpecificKey<Bool>
     /// Where the file-system work of starting an attempt (inspecting and reading a small body)
     /// and of a user's retry (re-capturing files) runs, in order: a path that blocks (a hung
     /// mount) holds up later starts, never the root queue's pause, cancel or progress.
@@ -121,9 +122,11 @@ public final class UploadManager: @unchecked Sendable {
         self.journal = journal
         self.scheduler = scheduler
         self.formBuilder = formBuilder
-        self.journalWriter = journal.map { JournalWriter(journal: $0) }
+        let rootWaitsForQueueKey = DispatchSpecificKey<Bool>()
+        self.rootWaitsForQueueKey = rootWaitsForQueueKey
+        self.journalWriter = journal.map { JournalWriter(journal: $0, marker: rootWaitsForQueueKey) }
         self.machine = UploadQueueStateMachine(configuration: configuration, random: random)
-        rootQueue.setSpecific(key: rootQueueKey, value: true)
+        rootQueue.setSpecific(key: rootWaitsForQueueKey, value: true)
         journalWriter?.setHealthHandler { [weak self] error in
             guard let self else { return }
             self.rootQueue.async { self.journalHealthChanged(error) }
