@@ -43,6 +43,20 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(try open(), milliseconds)
     }
 
+    /// Makes closing the last connection to a WAL-mode database leave the WAL for the next
+    /// one to go on with (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) instead of checkpointing it into
+    /// the database and removing it, which syncs the WAL and the database file. Committed
+    /// transactions are in the WAL either way; SQLite checkpoints it as it grows
+    /// (`wal_autocheckpoint`), and removes a WAL left beside a database file that is empty, so a
+    /// database deleted alone starts empty.
+    ///
+    /// - Throws: `SQLiteError` once the connection is closed or when SQLite refuses.
+    public func leaveWALOnClose() throws(SQLiteError) {
+        let handle = try open()
+        let code = csqlite_set_no_checkpoint_on_close(handle, 1)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code) }
+    }
+
     /// Runs SQL text, one or several statements separated by semicolons, without parameters
     /// (`sqlite3_exec`).
     ///

@@ -175,6 +175,27 @@ struct UploadJournalTests {
         withExtendedLifetime(writer) {}
     }
 
+    @Test("closing leaves the WAL for the next run, which sees every job; a journal deleted alone starts empty")
+    func walLeftAtClose() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("j.sqlite")
+        let writer = try UploadJournal(path: path)
+        _ = try writer.insert((0..<3).map { Self.spec("f\($0)") })
+        try writer.close()
+        let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        #expect((wal ?? 0) > 0, "closing does not checkpoint the WAL into the database")
+        let reopened = try UploadJournal(path: path)
+        #expect(try reopened.allJobs().count == 3)
+        try reopened.close()
+        // Someone starting afresh deletes journal.sqlite alone: the WAL beside it is not replayed.
+        try FileManager.default.removeItem(atPath: path)
+        let fresh = try UploadJournal(path: path)
+        #expect(try fresh.allJobs().isEmpty)
+        _ = try fresh.insert([Self.spec("g")])
+        try fresh.close()
+        #expect(try UploadJournal(path: path).allJobs().map(\.spec.files[0].path) == ["/data/g"])
+    }
+
     @Test("the lock file beside the journal is private; a takeover in the owning process is not refused")
     func lockFile() throws {
         let directory = TemporaryDirectory()

@@ -15,7 +15,8 @@ import Darwin
 /// `UploadJobRecord`.
 ///
 /// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
-/// survives the process being killed (SIGKILL included). The directory is created `0700` and the
+/// survives the process being killed (SIGKILL included); closing leaves the WAL for the next run
+/// rather than checkpointing it (SQLite checkpoints as it grows). The directory is created `0700` and the
 /// database, `-wal` and `-shm` files are `0600`, because job specs hold secrets such as
 /// `Authorization` headers.
 ///
