@@ -48,7 +48,12 @@ struct Ferry: AsyncParsableCommand {
         }
         do {
             let sendFiles = SendFileArguments(arguments)
-            var command = try parseAsRoot(sendFiles?.parserArguments ?? arguments)
+            var command: ParsableCommand
+            if let send = parsedAsSend(sendFiles) {
+                command = send
+            } else {
+                command = try parseAsRoot(sendFiles?.parserArguments ?? arguments)
+            }
             if var send = command as? Send, let sendFiles {
                 send.files = sendFiles.files
                 command = send
@@ -73,5 +78,20 @@ struct Ferry: AsyncParsableCommand {
             }
             Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
         }
+    }
+
+    /// `ferry send …` parsed with `Send` as the root command: when that succeeds, it is the
+    /// command the whole tree parses, without the tree's own work — the parser reflects on the
+    /// default subcommand's options (the interface's) and on `send`'s once more, looking for
+    /// arguments that take the rest of the line (Benchmarks/RESULTS.md, "Start-up"). Whatever
+    /// else the parser has to say (help, version, a completion script, a usage error) is left to
+    /// the whole tree, which says it with `ferry`'s name.
+    ///
+    /// - Parameter arguments: The split arguments of `ferry send`, if they run it.
+    /// - Returns: The parsed `send` command, or nil when the whole tree must parse.
+    nonisolated private static func parsedAsSend(_ arguments: SendFileArguments?) -> Send? {
+        guard let arguments else { return nil }
+        // A `--help` parses too, as the parser's help command, which would name `send` alone.
+        return (try? Send.parseAsRoot(Array(arguments.parserArguments.dropFirst()))) as? Send
     }
 }

@@ -21,6 +21,26 @@ struct FirstContactCommandTests {
         #expect(process.outputLines.first?.wholeMatch(of: /\d+\.\d+\.\d+/) != nil, "\(process.outputLines)")
     }
 
+    @Test("with a FILE given, help, version, completion scripts and usage errors still speak as `ferry send`")
+    func sendWithFileSpeaksAsFerry() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("a.txt", bytes: 3)
+        let url = ["--url", "http://127.0.0.1:9/up"]
+        let help = try FerryProcess(["send"] + url + ["--help", file], stateHome: dir.path("state"))
+        #expect(try await help.exitStatus() == 0, "\(help.errorText)")
+        #expect(help.outputLines.contains { $0.hasPrefix("USAGE: ferry send ") }, "\(help.outputLines.prefix(5))")
+        let version = try FerryProcess(["send"] + url + ["--version", file], stateHome: dir.path("state"))
+        #expect(try await version.exitStatus() == 0, "\(version.errorText)")
+        #expect(version.outputLines.first?.wholeMatch(of: /\d+\.\d+\.\d+/) != nil, "\(version.outputLines)")
+        let script = try FerryProcess(["send"] + url + ["--generate-completion-script", "bash", file], stateHome: dir.path("state"))
+        #expect(try await script.exitStatus() == 0, "\(script.errorText)")
+        #expect(script.outputLines.contains { $0.contains("_ferry") }, "the script completes ferry, not send alone")
+        let usage = try FerryProcess(["send"] + url + ["--timeout", "0", file], stateHome: dir.path("state"))
+        #expect(try await usage.exitStatus() == 2)
+        #expect(usage.errorText.contains("--timeout must be more than 0 seconds"), "\(usage.errorText)")
+        #expect(usage.errorText.contains("ferry send --help"), "\(usage.errorText)")
+    }
+
     @Test("an unknown option is named first, with the option meant, not 'the URL is missing'")
     func unknownOptionNamedFirst() async throws {
         let dir = TemporaryDirectory()
