@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ferry's footprint against curl's: peak RSS and wall time (medians of ROUNDS runs, curl and ferry
-# alternating) of `--help`, `--version`, an upload of a 3-byte file, of a 1 GiB file and of 2,000
+# alternating) of `--help`, `--version`, an upload of a 3-byte file (with the journal of earlier
+# runs, and as a first run that creates it), of a 1 GiB file and of 2,000
 # small files (to a discarding receiver that reads every body before it answers), then the
 # resident memory of an idle upload (waiting for an answer that never comes) and of the idle
 # interface (in tmux), broken down by mapping from /proc/PID/smaps. Not a test.
@@ -76,6 +77,10 @@ awk -v url="$url" 'NR > 1 { print "next" }
 records="$scratch/records.jsonl"
 measure() { "$here/measure.py" "$@" >> "$records"; }
 fresh_state() { rm -rf "$scratch/state"; mkdir -p "$scratch/state"; echo "$scratch/state"; }
+# A one-file send as users run it, with the journal earlier runs left (made here by one run first);
+# "ferry-3B-new" is a first run ever, which creates the journal.
+kept_state="$scratch/kept-state"
+XDG_STATE_HOME="$kept_state" "$ferry" send --retry 0 --url "$url" "$tiny" > /dev/null
 
 echo "footprint: $rounds rounds; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 for round in $(seq 1 "$rounds"); do
@@ -84,7 +89,9 @@ for round in $(seq 1 "$rounds"); do
     measure curl-version curl --version
     measure ferry-version "$ferry" --version
     measure curl-3B curl -s -o /dev/null -F "file=@$tiny" "$url"
-    XDG_STATE_HOME="$(fresh_state)" measure ferry-3B "$ferry" send --retry 0 --url "$url" "$tiny"
+    XDG_STATE_HOME="$kept_state" measure ferry-3B "$ferry" send --retry 0 --url "$url" "$tiny"
+    measure curl-3B-new curl -s -o /dev/null -F "file=@$tiny" "$url"
+    XDG_STATE_HOME="$(fresh_state)" measure ferry-3B-new "$ferry" send --retry 0 --url "$url" "$tiny"
     measure curl-1GiB curl -s -o /dev/null -F "file=@$big" "$url"
     XDG_STATE_HOME="$(fresh_state)" measure ferry-1GiB "$ferry" send --retry 0 --url "$url" "$big"
     measure --cwd="$small" curl-2000 curl -Z --parallel-max 8 -sS --no-progress-meter -K "$scratch/small.curl"
@@ -123,6 +130,7 @@ def median(label, key):
     return statistics.median(r[key] for r in rows if r["label"] == label)
 print(f"{'case':<22}{'curl s':>9}{'ferry s':>9}{'ratio':>7}   {'curl RSS':>9}{'ferry RSS':>10}{'ratio':>7}")
 for case, name in [("help", "--help"), ("version", "--version"), ("3B", "send 3 B"),
+                   ("3B-new", "send 3 B, new journal"),
                    ("1GiB", "send 1 GiB"), ("2000", "send 2,000 x 4 KiB")]:
     cs, fs = median(f"curl-{case}", "seconds"), median(f"ferry-{case}", "seconds")
     cr, fr = median(f"curl-{case}", "peakRSSKiB") / 1024, median(f"ferry-{case}", "peakRSSKiB") / 1024
