@@ -8,8 +8,12 @@ import Uploading
 
 /// `ferry send`: the upload engine without the interface, with curl-like options.
 struct Send: AsyncParsableCommand {
+    /// `ferry` as the super-command: `Ferry.main` parses `send … FILE…` with `Send` as the root,
+    /// and a root with a super-command is spared the parser's two trial parses for
+    /// `--generate-completion-script` (left to the whole tree, as everything but a parsed send).
     static let configuration = CommandConfiguration(
         commandName: "send",
+        _superCommandName: "ferry",
         abstract: "Upload files without the interface (curl-like options, JSON Lines events).",
         discussion: """
             Each FILE is one upload carrying every -F parameter, or all files go in one request \
