@@ -41,7 +41,8 @@ final class TusTransfer: TransportTask {
     private let chunkSize: Int
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
-    /// The chunks' `Upload-Checksum`s, each hashed while the chunk before it is sent.
+    /// The chunks' `Upload-Checksum`s, each hashed while the chunk before it is sent (at the
+    /// sizes it may have).
     private let checksums: TusChecksumAhead
 
     /// Prepares an attempt; `start()` runs it.
@@ -149,11 +150,11 @@ final class TusTransfer: TransportTask {
         exchange.start()
         if let algorithm = tusRequest.checksum, tusRequest.range.upperBound < file.size {
             // The server's answer most likely confirms the whole chunk: the next one is hashed
-            // meanwhile, at the size the machine holds now (a chunk size that just changed
-            // hashes the next chunk after its answer instead).
+            // meanwhile, in one pass to both the size the machine holds now and the size this
+            // chunk's time most likely leads to (a size neither covers is hashed after the answer).
             let next = tusRequest.range.upperBound
-            let size = state.withLock { $0.machine.chunkSizing.size }
-            checksums.prepare(algorithm, range: next..<min(file.size, next + size))
+            let sizing = state.withLock { $0.machine.chunkSizing }
+            checksums.prepare(algorithm, from: next, to: [sizing.size, sizing.predictedNextSize].map { min(file.size, next + $0) })
         }
     }
 

@@ -9,9 +9,16 @@
 /// A link-following size starts at ``TusUploadPlan/defaultChunkSize`` and moves in steps of 4×:
 /// up when a whole chunk took at most a quarter of ``target``, down when one took more than 4×
 /// ``target``, never below where it started nor above ``maximum``. Steps, rather than the measured
-/// rate itself, keep the size steady, so the checksum hashed ahead for the next chunk is for the
-/// range that is then sent.
+/// rate itself, keep the size steady, and ``predictedNextSize`` says where the next step most
+/// likely lands, so the checksum hashed ahead for the next chunk is for the range that is then sent
+/// — during the ramp-up too.
 public struct TusChunkSizing: Sendable, Hashable {
+    /// A whole chunk's bytes and the time it took.
+    private struct Measurement: Sendable, Hashable {
+        var bytes: Int64
+        var duration: Duration
+    }
+
     /// About how long a link-following chunk takes to send.
     public static let target = Duration.seconds(1)
     /// The largest link-following chunk.
@@ -22,6 +29,18 @@ public struct TusChunkSizing: Sendable, Hashable {
     /// Whether ``size`` follows the link (else it is fixed).
     public let followsLink: Bool
     private let minimum: Int64
+    /// The last whole chunk measured, if any.
+    private var lastMeasured: Measurement?
+
+    /// The size most likely to follow a chunk of ``size`` bytes: what ``size`` becomes if that
+    /// chunk moves at the rate last measured. Before any measurement, a step up (a first 4 MiB
+    /// chunk grows on any link faster than 16 MiB/s); a fixed size predicts itself. A prediction
+    /// only: ``chunkMoved(bytes:in:)`` sizes by what the chunk really took.
+    public var predictedNextSize: Int64 {
+        guard followsLink else { return size }
+        guard let lastMeasured else { return resized(after: .zero) }
+        return resized(after: lastMeasured.duration * (Double(size) / Double(lastMeasured.bytes)))
+    }
 
     /// A fixed chunk size.
     ///
@@ -50,10 +69,15 @@ public struct TusChunkSizing: Sendable, Hashable {
     ///   - duration: From the request's start to its answer.
     public mutating func chunkMoved(bytes: Int64, in duration: Duration) {
         guard followsLink, bytes >= size else { return }  // a last, shorter chunk says little
-        if duration * 4 <= Self.target, size <= Self.maximum / 4 {
-            size *= 4
-        } else if duration > Self.target * 4, size / 4 >= minimum {
-            size /= 4
-        }
+        lastMeasured = Measurement(bytes: bytes, duration: duration)
+        size = resized(after: duration)
+    }
+
+    /// The size after a chunk of ``size`` bytes that took `duration`: 4× when it took at most a
+    /// quarter of ``target``, a quarter when more than 4× ``target``, within the bounds.
+    private func resized(after duration: Duration) -> Int64 {
+        if duration * 4 <= Self.target, size <= Self.maximum / 4 { return size * 4 }
+        if duration > Self.target * 4, size / 4 >= minimum { return size / 4 }
+        return size
     }
 }

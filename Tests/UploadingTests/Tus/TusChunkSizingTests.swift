@@ -39,6 +39,37 @@ struct TusChunkSizingTests {
         #expect(fixed.size == 512 * 1024 && !fixed.followsLink)
     }
 
+    @Test("the prediction: a step up before any measurement, then the size the last whole chunk's rate leads to; a fixed size predicts itself")
+    func predictsTheNextSize() {
+        var sizing = TusChunkSizing(followingLinkFrom: 4 * Self.mebibyte)
+        #expect(sizing.predictedNextSize == 16 * Self.mebibyte, "no measurement yet: a first chunk grows on any fast link")
+        sizing.chunkMoved(bytes: Self.mebibyte, in: .seconds(1))
+        #expect(sizing.predictedNextSize == 16 * Self.mebibyte, "a last, shorter chunk measures nothing")
+        sizing.chunkMoved(bytes: 4 * Self.mebibyte, in: .milliseconds(20))
+        #expect(sizing.size == 16 * Self.mebibyte)
+        #expect(sizing.predictedNextSize == 64 * Self.mebibyte, "16 MiB at 200 MiB/s: 80 ms, another step up")
+        sizing.chunkMoved(bytes: 16 * Self.mebibyte, in: .milliseconds(200))
+        #expect(sizing.size == 64 * Self.mebibyte)
+        #expect(sizing.predictedNextSize == 64 * Self.mebibyte, "64 MiB at 80 MiB/s: 800 ms, steady")
+        sizing.chunkMoved(bytes: 64 * Self.mebibyte, in: .milliseconds(60))
+        #expect(sizing.size == 256 * Self.mebibyte)
+        #expect(sizing.predictedNextSize == TusChunkSizing.maximum, "240 ms: up to the maximum")
+        sizing.chunkMoved(bytes: 256 * Self.mebibyte, in: .milliseconds(100))
+        #expect(sizing.predictedNextSize == TusChunkSizing.maximum, "never above 1 GiB")
+        sizing.chunkMoved(bytes: TusChunkSizing.maximum, in: .seconds(20))
+        #expect(sizing.size == 256 * Self.mebibyte)
+        #expect(sizing.predictedNextSize == 64 * Self.mebibyte, "256 MiB at 51 MiB/s: 5 s, a step down")
+
+        var slow = TusChunkSizing(followingLinkFrom: 4 * Self.mebibyte)
+        slow.chunkMoved(bytes: 4 * Self.mebibyte, in: .seconds(30))
+        #expect(slow.size == 4 * Self.mebibyte && slow.predictedNextSize == 4 * Self.mebibyte, "never below the first size")
+
+        var fixed = TusChunkSizing(fixed: 512 * 1024)
+        #expect(fixed.predictedNextSize == 512 * 1024)
+        fixed.chunkMoved(bytes: 512 * 1024, in: .milliseconds(1))
+        #expect(fixed.predictedNextSize == 512 * 1024)
+    }
+
     @Test("the machine sizes the next PATCH from the last one's time, when the plan follows the link; --chunk-size keeps its size")
     func machineSizesChunks() {
         let length = 200 * Self.mebibyte
