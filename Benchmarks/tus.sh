@@ -7,9 +7,6 @@
 # release build; prints medians (wall, client CPU, the server's CPU meanwhile) and ferry's
 # throughput against each. Not a test: nothing here passes or fails.
 #   FERRY=path/to/ferry Benchmarks/tus.sh [ROUNDS]   # (run.sh tus builds it) 5 rounds by default; BENCH_DIR (/tmp/ferry-bench) holds the file
-# TUS_PIN=1 runs the server on the second core and every client on the first (taskset), as if
-# each had a machine of its own: unpinned, the two share both cores, and the server's hashing
-# takes from whichever client runs.
 set -euo pipefail
 cd "$(dirname "$0")"
 rounds="${1:-5}"
@@ -23,9 +20,7 @@ cat "$file" > /dev/null
 received="$work/tus-received"
 rm -rf "$received" "$work/tus-state"
 port=18970
-pin_server=() pin_client=()
-[ "${TUS_PIN:-}" = 1 ] && pin_server=(taskset -c 1) pin_client=(taskset -c 0)
-"${pin_server[@]}" "$ferry" serve --port "$port" --dir "$received" > "$work/tus-serve.log" 2>&1 & server=$!
+"$ferry" serve --port "$port" --dir "$received" > "$work/tus-serve.log" 2>&1 & server=$!
 trap 'kill $server 2>/dev/null' EXIT
 sleep 1
 files="http://127.0.0.1:$port/files/"
@@ -33,7 +28,7 @@ client="python3 ../Tests/Interop/tus_client.py"
 whole=9223372036854775807 # tuspy's default chunk size (sys.maxsize): the whole file in one PATCH
 run() { # LABEL COMMAND...: one measured run, then the received file removed
     local label=$1; shift
-    XDG_STATE_HOME="$work/tus-state" ./measure.py --watch-pid="$server" "$label" "${pin_client[@]}" "$@"
+    XDG_STATE_HOME="$work/tus-state" ./measure.py --watch-pid="$server" "$label" "$@"
     rm -rf "$received"/1GiB* "$work/tus-state"
 }
 checked=("$ferry" send --retry 0 --tus --url "$files" "$file")
