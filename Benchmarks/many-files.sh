@@ -82,7 +82,6 @@ if [ -n "$tls" ]; then
     trust=(--cacert "$nginx_dir/ca.pem")
 fi
 
-
 shape="${MANY_SHAPE:-sink}"
 case "$shape" in sink|proxy) ;; *) echo "MANY_SHAPE must be sink or proxy, not $shape" >&2; exit 2 ;; esac
 

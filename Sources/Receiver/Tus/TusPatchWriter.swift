@@ -13,7 +13,7 @@ import Musl
 /// Writes one PATCH's bytes into an upload's staged file at its offset, gathering
 /// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB) and writing them on the thread
 /// pool, so memory stays constant whatever the body's size; a body buffer that large on its own
-/// (a connection's reads grow to 1 MiB, ``ReceiveBufferSizing``) is written as it is, uncopied.
+/// (a connection's reads grow to 256 KiB, ``ReceiveBufferSizing``) is written as it is, uncopied.
 ///
 /// The PATCH's `Upload-Checksum` and the upload's running SHA-256 are computed on the thread pool
 /// too, after each write (one hash for both when they are the same: an `sha256` checksum of a

@@ -16,8 +16,8 @@ import Darwin
 ///
 /// The database runs in WAL mode with `synchronous = NORMAL`: every committed transaction
 /// survives the process being killed (SIGKILL included); closing leaves the WAL for the next run
-/// rather than checkpointing it (SQLite checkpoints as it grows). The directory is created `0700` and the
-/// database, `-wal` and `-shm` files are `0600`, because job specs hold secrets such as
+/// rather than checkpointing it (SQLite checkpoints as it grows). The directory is created `0700`
+/// and the database, `-wal` and `-shm` files are `0600`, because job specs hold secrets such as
 /// `Authorization` headers.
 ///
 /// Recording a change is an `UPDATE` of one row by primary key, so its cost does not grow with
