@@ -3,7 +3,7 @@ import Receiver
 import TestSupport
 import Testing
 
-/// Tests of the built `ferry` binary (`$FERRY_BINARY`, else `<package>/.build/debug/ferry`).
+/// Tests of the built `ferry` binary (`$FERRY_BINARY`, else the debug build's, `FerryBinary`).
 @Suite("ferry serve binary")
 struct SpawnedBinaryTests {
     @Test("--port 0 prints the URL first, then one JSON log line per request, nothing else")

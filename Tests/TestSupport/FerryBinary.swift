@@ -1,12 +1,22 @@
 import Foundation
 
-/// Where the built `ferry` binary is: `$FERRY_BINARY`, else `.build/debug/ferry` in the package.
+/// Where the built `ferry` binary is: `$FERRY_BINARY`, else beside the test binary in the build
+/// folder (``buildDirectory``).
 public enum FerryBinary {
     /// The binary's path (it may not exist yet; see ``requirePath()``).
     public static var path: String {
         if let path = ProcessInfo.processInfo.environment["FERRY_BINARY"], !path.isEmpty { return path }
-        return packageRoot + "/.build/debug/ferry"
+        return buildDirectory + "/ferry"
     }
+
+    /// The folder the running test binary was built in, by its real path
+    /// (`.build/<triple>/debug`), where the package's executables are built beside it. Not through
+    /// `.build/debug`: SwiftPM replaces that symbolic link at every build — the install test's and
+    /// the man page plugin's, while other tests run — and a path through it is missing meanwhile.
+    public static let buildDirectory: String = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent().path
+    }()
 
     /// Whether the binary is the release build users install (`FERRY_BINARY_RELEASE=1`, which
     /// scripts/test.sh sets for its second pass, against the binary `scripts/release-flags.sh` links).

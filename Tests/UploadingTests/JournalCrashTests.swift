@@ -13,8 +13,7 @@ struct JournalCrashTests {
     /// Runs the child with `arguments` after the journal's path and waits for its SIGKILL.
     private static func runChild(journal path: String, _ arguments: [String]) throws {
         let child = Process()
-        let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        child.executableURL = buildDirectory.appendingPathComponent("JournalCrashChild")
+        child.executableURL = URL(fileURLWithPath: FerryBinary.buildDirectory + "/JournalCrashChild")
         child.arguments = [path] + arguments
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
