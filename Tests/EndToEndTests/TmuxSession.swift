@@ -81,25 +81,38 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", "e2e", "-x", String(width), "-y", String(height)])
     }
 
-    /// Waits until the screen satisfies `condition`, polling; throws with the last screen after
-    /// `timeout` seconds. Sleeps without holding a thread: the test runner's threads are as many
-    /// as the cores, and a blocked one stalls every other test's awaits.
+    /// Waits until the screen satisfies `condition`, capturing it every 100 ms; throws with the
+    /// last screen after `timeout` seconds. The screen is watched on a thread of its own
+    /// (``ThreadPoll``), never on the test runner's threads: they are as many as the cores, other
+    /// tests' blocking calls can hold them for seconds, and a screen that shows for a moment (a
+    /// countdown) would be missed — while a thread of its own waits without holding one of them.
     ///
     /// - Parameters:
     ///   - what: What is awaited, for the error.
     ///   - timeout: Seconds.
-    ///   - condition: The test on the captured text.
+    ///   - condition: The test on the captured text (called on the watching thread).
     /// - Returns: The screen that satisfied it.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: @escaping (String) -> Bool) async throws -> String {
+        let watch = ScreenWatch()
+        let seen = await ThreadPoll.act(within: .milliseconds(Int64(timeout * 1000)), every: .milliseconds(100), when: {
+            do {
+                watch.screen = try self.capture()
+            } catch {
+                watch.failure = error
+                return true
+            }
+            return condition(watch.screen)
+        }) {}
+        if let failure = watch.failure { throw failure }
+        guard seen else { throw TestFailure("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(watch.screen)") }
+        return watch.screen
+    }
+
+    /// What the watching thread of ``waitFor(_:timeout:_:)`` saw last, read once it is done.
+    private final class ScreenWatch: @unchecked Sendable {
         var screen = ""
-        while Date() < deadline {
-            screen = try capture()
-            if condition(screen) { return screen }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("timed out after \(Int(timeout)) s waiting for \(what); screen:\n\(screen)")
+        var failure: (any Error)?
     }
 
     /// Stops the server and removes the scratch directory.
