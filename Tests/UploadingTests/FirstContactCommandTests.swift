@@ -32,8 +32,13 @@ struct FirstContactCommandTests {
         let version = try FerryProcess(["send"] + url + ["--version", file], stateHome: dir.path("state"))
         #expect(try await version.exitStatus() == 0, "\(version.errorText)")
         #expect(version.outputLines.first?.wholeMatch(of: /\d+\.\d+\.\d+/) != nil, "\(version.outputLines)")
-        let script = try FerryProcess(["send"] + url + ["--generate-completion-script", "bash", file], stateHome: dir.path("state"))
+        // The shell named in the `=` form, as the parser's own error asks: after a subcommand it
+        // takes `--generate-completion-script bash` as a request to autodetect from $SHELL
+        // (which a CI runner may not set). $SHELL names another shell, so the named one must win.
+        let script = try FerryProcess(["send"] + url + ["--generate-completion-script=bash", file],
+                                      stateHome: dir.path("state"), environment: ["SHELL": "/bin/zsh"])
         #expect(try await script.exitStatus() == 0, "\(script.errorText)")
+        #expect(script.outputLines.first == "#!/bin/bash", "\(script.outputLines.prefix(2))")
         #expect(script.outputLines.contains { $0.contains("_ferry") }, "the script completes ferry, not send alone")
         let usage = try FerryProcess(["send"] + url + ["--timeout", "0", file], stateHome: dir.path("state"))
         #expect(try await usage.exitStatus() == 2)
