@@ -21,26 +21,19 @@ public enum FreePort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Waits up to 5 s until something accepts connections on `port`.
+    /// Waits up to 5 s until `pid` (or a process it started) listens on `port`.
+    ///
+    /// A connection that is accepted proves nothing: another test's server may have taken the
+    /// port first (``ListeningSocketOwner``).
     ///
     /// - Parameters:
     ///   - port: The port.
+    ///   - pid: The server's process.
     ///   - running: Whether the server is still running (the wait ends early when it is not).
-    /// - Returns: Whether a connection was accepted.
-    public static func waitUntilListening(port: Int, while running: () -> Bool) -> Bool {
+    /// - Returns: Whether the server listens on the port.
+    public static func waitUntilListening(port: Int, pid: Int32, while running: () -> Bool) -> Bool {
         for _ in 0..<100 where running() {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(socket)
-            if connected { return true }
+            if ListeningSocketOwner.listens(pid: pid, port: port) { return true }
             usleep(50_000)
         }
         return false

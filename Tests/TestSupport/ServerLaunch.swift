@@ -6,8 +6,8 @@ import Glibc
 
 /// Starts a server program the tests use and waits until it listens.
 public enum ServerLaunch {
-    /// Runs `executable` with `arguments` (output discarded) and waits up to 5 s until something
-    /// accepts connections on `port` of 127.0.0.1.
+    /// Runs `executable` with `arguments` (output discarded) and waits up to 5 s until it listens
+    /// on `port` (its own socket, not another server's that took the port first).
     ///
     /// - Parameters:
     ///   - executable: The program's path.
@@ -24,7 +24,7 @@ public enum ServerLaunch {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        if FreePort.waitUntilListening(port: port, while: { process.isRunning }) { return process }
+        if FreePort.waitUntilListening(port: port, pid: process.processIdentifier, while: { process.isRunning }) { return process }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return nil

@@ -104,7 +104,9 @@ struct ProxyCommandTests {
 
     @Test("a proxy that is down, and a socks proxy, fail in words naming the proxy")
     func unusableProxies() async throws {
-        let port = try FreePort.find()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let (down, downStatus) = try await send(["--proxy", "http://127.0.0.1:\(port)", "--url", "https://127.0.0.1:9/upload"])
         #expect(downStatus != 0)
         #expect(failure(down) == "could not connect to the proxy 127.0.0.1:\(port): connection refused")

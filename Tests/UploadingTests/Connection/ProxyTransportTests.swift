@@ -175,7 +175,9 @@ struct ProxyTransportTests {
 
     @Test("a proxy that is down: could not connect to the proxy, retried like a connect failure")
     func proxyDown() async throws {
-        let port = try FreePort.find()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let transport = HTTPTransport()
         let run = try await upload(1, to: "https://127.0.0.1:9/upload",
                                    options: ConnectionOptions(httpsProxy: "http://127.0.0.1:\(port)"), over: transport, retries: 2)

@@ -107,7 +107,9 @@ struct TLSSendCommandTests {
         let server = try TLSTrustTests.nginx(try certificates.issue("server"))
         let dir = TemporaryDirectory()
         let file = dir.file("report.txt", bytes: 500)
-        let closed = try FreePort.find()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let closed = refusing.port
         let cases: [([String], String)] = [
             (["--url", "https://localhost:\(server.port)/upload"],
              "the certificate of localhost is signed by an authority that is not trusted (Internal Test Authority); --cacert FILE to trust its authority, or --insecure for a test server"),

@@ -51,7 +51,7 @@ final class PHPBuiltinServer {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if FreePort.waitUntilListening(port: port, while: { process.isRunning }) {
+            if FreePort.waitUntilListening(port: port, pid: process.processIdentifier, while: { process.isRunning }) {
                 self.process = process
                 self.url = "http://127.0.0.1:\(port)/upload"
                 return
