@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Multipart
 import NIOCore
 import NIOPosix
@@ -11,50 +12,19 @@ import Musl
 #endif
 
 /// Writes one PATCH's bytes into an upload's staged file at its offset, gathering
-/// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB) and writing them on the thread
-/// pool, so memory stays constant whatever the body's size; a body buffer that large on its own
-/// (a connection's reads grow to 256 KiB, ``ReceiveBufferSizing``) is written as it is, uncopied.
+/// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB); a body buffer that large on its
+/// own (a connection's reads grow to 256 KiB, ``ReceiveBufferSizing``) is taken as it is, uncopied.
 ///
-/// The PATCH's `Upload-Checksum` and the upload's running SHA-256 are computed on the thread pool
-/// too, after each write (one hash for both when they are the same: an `sha256` checksum of a
-/// PATCH at 0), and one write is in flight while the next bytes gather: the request's task only
-/// copies bytes, so reading the body, writing and hashing overlap.
+/// Each such chunk goes three ways at once: written with `pwrite` on the thread pool, and fed to
+/// the PATCH's `Upload-Checksum` and to the upload's running SHA-256, each hash on a serial queue
+/// of its own (``HashLane``) that takes the chunks in file order (one hash for both when they are
+/// the same: an `sha256` checksum of a PATCH at 0). So reading the body, writing and both hashes
+/// run side by side, none waiting for another; up to ``window`` chunks are in flight, which keeps
+/// memory constant whatever the body's size.
 ///
 /// Not thread-safe: one request's task owns it and **must** call either ``close()`` (after
 /// ``drain()``) or ``discard()`` exactly once.
 final class TusPatchWriter {
-    /// What hashes the bytes, fed in file order by the writes.
-    ///
-    /// `@unchecked Sendable`: swift-crypto's digests are not marked `Sendable` (copy-on-write
-    /// state). No lock is needed: the hashers are handed from write to write, and one write at a
-    /// time holds them (``settle()`` waits for a write before the next one starts).
-    private struct Hashers: @unchecked Sendable {
-        /// The PATCH's `Upload-Checksum`, if it has one.
-        var checksum: TusChecksumHasher?
-        /// The upload's bytes from 0, if they are known from 0 and the checksum's hash is not them.
-        var digest: SHA256?
-        /// Whether the checksum's SHA-256 is the upload's digest too (an `sha256` checksum of a
-        /// PATCH at 0 hashes the same bytes from the same start), so each byte is hashed once.
-        let digestIsChecksum: Bool
-
-        init(checksum: TusChecksum?, digest: SHA256?, offset: Int64) {
-            self.checksum = checksum.map(TusChecksumHasher.init(checking:))
-            digestIsChecksum = offset == 0 && digest != nil && checksum?.algorithm == .sha256
-            self.digest = digestIsChecksum ? nil : digest
-        }
-
-        /// The upload's SHA-256 from 0 through the bytes added, if known.
-        var uploadDigest: SHA256? {
-            digestIsChecksum ? checksum?.sha256 : digest
-        }
-
-        mutating func update(_ buffer: ByteBuffer) {
-            checksum?.update(buffer)
-            guard digest != nil else { return }
-            buffer.withUnsafeReadableBytes { digest?.update(bufferPointer: $0) }
-        }
-    }
-
     /// What a PATCH's written bytes came to.
     struct Written {
         /// How many bytes were written at the offset.
@@ -65,6 +35,9 @@ final class TusPatchWriter {
         var digest: SHA256?
     }
 
+    /// How many chunks may be in flight at once: 1 MiB of 256 KiB chunks.
+    static let window = 4
+
     /// Bytes handed to writes so far (written, or in flight).
     private var size: Int64 = 0
     private let staging: TusStaging
@@ -73,58 +46,29 @@ final class TusPatchWriter {
     private var descriptor: Int32?
     private var pending: ByteBuffer
     private let pool: NIOThreadPool
-    /// The hashers as the last finished write left them.
-    private var hashers: Hashers
-    /// What a write leaves: its outcome, the hashers after it, and its buffer.
-    private typealias Outcome = (Result<Void, ReceiverError>, Hashers, ByteBuffer)
+    private let chunks = ChunksInFlight(window: TusPatchWriter.window)
+    /// The PATCH's `Upload-Checksum`, if it has one.
+    private let checksum: HashLane<TusChecksumHasher>?
+    /// The upload's bytes from 0, if they are known from 0 and the checksum's hash is not them.
+    private let digest: HashLane<SHA256>?
+    /// Whether the checksum's SHA-256 is the upload's digest too (an `sha256` checksum of a PATCH
+    /// at 0 hashes the same bytes from the same start), so each byte is hashed once.
+    private let digestIsChecksum: Bool
 
-    /// Hands a write's outcome from the thread pool to the request's task, which waits only if
-    /// it asks before the write ended (no task of its own per write, and no hop when it is done).
-    private final class Handover: Sendable {
-        private struct State {
-            var outcome: Outcome?
-            var waiting: CheckedContinuation<Outcome, Never>?
-        }
-
-        private let state = Mutex(State())
-
-        func deliver(_ outcome: Outcome) {
-            let waiting = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-                guard let waiting = state.waiting else {
-                    state.outcome = outcome
-                    return nil
-                }
-                state.waiting = nil
-                return waiting
-            }
-            waiting?.resume(returning: outcome)
-        }
-
-        func outcome() async -> Outcome {
-            if let outcome = state.withLock({ $0.outcome }) { return outcome }
-            return await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Outcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.waiting = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-
-    /// The write in flight, and whether its buffer is `pending`'s (to gather in again) or the body's.
-    private var inFlight: (handover: Handover, gathered: Bool)?
-    /// The last write's buffer, emptied, to gather the next bytes in (two buffers take turns).
-    private var spare: ByteBuffer?
-
-    private init(staging: TusStaging, id: String, offset: Int64, descriptor: Int32, pool: NIOThreadPool, hashers: Hashers) {
+    private init(staging: TusStaging, id: String, offset: Int64, descriptor: Int32, pool: NIOThreadPool,
+                 checksum: TusChecksum?, digest: SHA256?) {
         self.staging = staging
         self.id = id
         self.startOffset = offset
         self.descriptor = descriptor
         self.pool = pool
-        self.hashers = hashers
+        self.checksum = checksum.map { HashLane(TusChecksumHasher(checking: $0), label: "ferry.receiver.tus-checksum") { $0.update($1) } }
+        digestIsChecksum = offset == 0 && digest != nil && checksum?.algorithm == .sha256
+        self.digest = digestIsChecksum ? nil : digest.map {
+            HashLane($0, label: "ferry.receiver.tus-digest") { hasher, buffer in
+                buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            }
+        }
         self.pending = ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
     }
 
@@ -146,35 +90,35 @@ final class TusPatchWriter {
             let descriptor = FileSystemName.withFileSystemPath(path) { Glibc.open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
             return descriptor >= 0 ? .success(descriptor) : .failure(.storage(errno: errno, name: id + ".part", creating: false))
         }
-        let hashers = Hashers(checksum: checksum, digest: digest, offset: offset)
-        return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: try opened.get(), pool: pool, hashers: hashers)
+        return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: try opened.get(), pool: pool,
+                              checksum: checksum, digest: digest)
     }
 
-    /// Adds body bytes; starts writing them out when enough have gathered.
+    /// Adds body bytes; sends them on when enough have gathered.
     ///
     /// - Parameter buffer: Bytes of the PATCH body (read, not consumed).
-    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing fails; call ``discard()`` then.
+    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing failed; call ``discard()`` then.
     func append(_ buffer: ByteBuffer) async throws(ReceiverError) {
         if pending.readableBytes == 0, buffer.readableBytes >= PartFileWriter.flushThreshold {
             // A large read (``ReceiveBufferSizing``) is written as it is, not copied first.
-            try await settle()
-            return startWrite(buffer, gathered: false)
+            return try await send(buffer, gathered: false)
         }
         var buffer = buffer
         pending.writeBuffer(&buffer)
         if pending.readableBytes >= PartFileWriter.flushThreshold {
-            try await startWrite()
+            try await sendPending()
         }
     }
 
-    /// Writes what is left and waits for every write; the file stays open.
+    /// Writes what is left and waits for every write and hash; the file stays open.
     ///
     /// - Returns: The bytes written, whether they match the checksum, and the upload's digest.
-    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing fails; call ``discard()`` then.
+    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when writing failed; call ``discard()`` then.
     func drain() async throws(ReceiverError) -> Written {
-        try await startWrite()
-        try await settle()
-        return Written(count: size, checksumMatches: hashers.checksum?.matches() ?? true, digest: hashers.uploadDigest)
+        try await sendPending()
+        if let failure = await chunks.idle() { throw failure }
+        let uploadDigest = digestIsChecksum ? checksum?.hasher.sha256 : digest?.hasher
+        return Written(count: size, checksumMatches: checksum?.hasher.matches() ?? true, digest: uploadDigest)
     }
 
     /// Closes the file, keeping what was written.
@@ -184,55 +128,42 @@ final class TusPatchWriter {
 
     /// Closes the file and cuts it back to where this PATCH began.
     func discard() async {
-        try? await settle()
+        _ = await chunks.idle()
         await closeDescriptor()
         let (staging, id, startOffset) = (staging, id, startOffset)
         await pool.runBlocking { staging.truncate(id, to: startOffset) }
     }
 
-    /// Waits for the write in flight, then starts writing the bytes gathered.
-    private func startWrite() async throws(ReceiverError) {
-        try await settle()
+    /// Sends the bytes gathered on, gathering the next ones in a buffer a finished chunk left.
+    private func sendPending() async throws(ReceiverError) {
         guard pending.readableBytes > 0 else { return }
         let chunk = pending
-        pending = spare ?? ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
-        spare = nil
-        startWrite(chunk, gathered: true)
+        pending = chunks.takeSpare() ?? ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
+        try await send(chunk, gathered: true)
     }
 
-    /// Starts writing `chunk` at the end of the bytes handed to writes so far, and hashing it
-    /// after; **must** be called with no write in flight (after ``settle()``).
-    private func startWrite(_ chunk: ByteBuffer, gathered: Bool) {
+    /// Starts writing `chunk` at the end of the bytes handed on so far and hashing it, once fewer
+    /// than ``window`` chunks are in flight.
+    private func send(_ chunk: ByteBuffer, gathered: Bool) async throws(ReceiverError) {
         guard let descriptor else { return }
+        if let failure = await chunks.begin() { throw failure }
         let position = startOffset + size
         size += Int64(chunk.readableBytes)
         let name = id + ".part"
-        let before = hashers
-        let handover = Handover()
-        inFlight = (handover, gathered)
+        let lanes: [any ChunkConsumer] = [checksum as (any ChunkConsumer)?, digest].compactMap { $0 }
+        let chunks = chunks
+        let parts = ChunkParts(count: 1 + lanes.count) { chunks.end(recycling: gathered ? chunk : nil) }
+        for lane in lanes { lane.add(chunk, then: parts.done) }
         pool.submit { state in
             guard case .active = state else {
-                return handover.deliver((.failure(.storage(errno: ECANCELED, name: name, creating: false)), before, chunk))
+                chunks.fail(.storage(errno: ECANCELED, name: name, creating: false))
+                return parts.done()
             }
-            var hashers = before
-            let outcome = TusPatchWriter.write(chunk, to: descriptor, at: position, name: name)
-            hashers.update(chunk)
-            handover.deliver((outcome, hashers, chunk))
+            if case .failure(let error) = TusPatchWriter.write(chunk, to: descriptor, at: position, name: name) {
+                chunks.fail(error)
+            }
+            parts.done()
         }
-    }
-
-    /// Waits for the write in flight, if any, and takes the hashers and the buffer it left.
-    private func settle() async throws(ReceiverError) {
-        guard let write = inFlight else { return }
-        inFlight = nil
-        let (outcome, after, written) = await write.handover.outcome()
-        hashers = after
-        if write.gathered {
-            var buffer = written
-            buffer.clear()
-            spare = buffer
-        }
-        try outcome.get()
     }
 
     private static func write(_ chunk: ByteBuffer, to descriptor: Int32, at position: Int64, name: String) -> Result<Void, ReceiverError> {
@@ -254,5 +185,133 @@ final class TusPatchWriter {
         guard let descriptor else { return }
         self.descriptor = nil
         _ = await pool.runBlocking { Glibc.close(descriptor) }
+    }
+}
+
+/// Something a chunk is handed to, which says when it is through with it.
+private protocol ChunkConsumer: Sendable {
+    func add(_ chunk: ByteBuffer, then done: @escaping @Sendable () -> Void)
+}
+
+/// A hash fed chunks in the order they are added, on a serial queue of its own.
+///
+/// `@unchecked Sendable`: swift-crypto's digests are not marked `Sendable`. `hasher` is changed
+/// only on `queue`, and read only when every chunk added is through (``ChunksInFlight/idle()``
+/// returned, after the last `done` under its lock).
+private final class HashLane<Hasher>: ChunkConsumer, @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let update: (inout Hasher, ByteBuffer) -> Void
+    /// The hash of the chunks through so far.
+    private(set) var hasher: Hasher
+
+    init(_ hasher: Hasher, label: String, update: @escaping (inout Hasher, ByteBuffer) -> Void) {
+        self.hasher = hasher
+        self.update = update
+        queue = DispatchQueue(label: label)
+    }
+
+    func add(_ chunk: ByteBuffer, then done: @escaping @Sendable () -> Void) {
+        queue.async {
+            self.update(&self.hasher, chunk)
+            done()
+        }
+    }
+}
+
+/// The parts of one chunk's work (its write and its hashes): calls `finished` when the last is done.
+private final class ChunkParts: Sendable {
+    private let remaining: Atomic<Int>
+    private let finished: @Sendable () -> Void
+
+    init(count: Int, finished: @escaping @Sendable () -> Void) {
+        remaining = Atomic(count)
+        self.finished = finished
+    }
+
+    func done() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { finished() }
+    }
+}
+
+/// The chunks a PATCH's writer has in flight: their number (bounded by a window), the first
+/// write that failed, and gathering buffers finished chunks left for reuse.
+private final class ChunksInFlight: Sendable {
+    private struct State {
+        var open = 0
+        var failure: ReceiverError?
+        var spare: [ByteBuffer] = []
+        /// The request's task, waiting for room (`open` below the window) or for `open` to be 0.
+        var waiting: (continuation: CheckedContinuation<Void, Never>, untilIdle: Bool)?
+    }
+
+    private let window: Int
+    private let state = Mutex(State())
+
+    init(window: Int) {
+        self.window = window
+    }
+
+    /// Waits until fewer than the window's chunks are in flight and counts one more.
+    ///
+    /// - Returns: The failure of a write, if one failed (no chunk is counted then).
+    func begin() async -> ReceiverError? {
+        await wait(untilIdle: false)
+        return state.withLock { state in
+            if let failure = state.failure { return failure }
+            state.open += 1
+            return nil
+        }
+    }
+
+    /// Waits until no chunk is in flight.
+    ///
+    /// - Returns: The failure of a write, if one failed.
+    func idle() async -> ReceiverError? {
+        await wait(untilIdle: true)
+        return state.withLock { $0.failure }
+    }
+
+    /// Records a write's failure (the first one is kept).
+    func fail(_ error: ReceiverError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+    }
+
+    /// Counts a chunk through, keeping its gathering buffer for reuse.
+    func end(recycling buffer: ByteBuffer?) {
+        let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.open -= 1
+            if var buffer {
+                buffer.clear()
+                state.spare.append(buffer)
+            }
+            guard let waiting = state.waiting, Self.canGo(state, untilIdle: waiting.untilIdle, window: window) else { return nil }
+            state.waiting = nil
+            return waiting.continuation
+        }
+        ready?.resume()
+    }
+
+    /// A gathering buffer a finished chunk left, if any.
+    func takeSpare() -> ByteBuffer? {
+        state.withLock { $0.spare.popLast() }
+    }
+
+    private func wait(untilIdle: Bool) async {
+        let window = window
+        if state.withLock({ Self.canGo($0, untilIdle: untilIdle, window: window) }) { return }
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state -> Bool in
+                if Self.canGo(state, untilIdle: untilIdle, window: window) { return true }
+                state.waiting = (continuation, untilIdle)
+                return false
+            }
+            if go { continuation.resume() }
+        }
+    }
+
+    private static func canGo(_ state: State, untilIdle: Bool, window: Int) -> Bool {
+        untilIdle ? state.open == 0 : state.open < window
     }
 }

@@ -27,11 +27,27 @@ struct TusPatchWriterTests {
         }
     }
 
-    @Test("an sha1 checksum at 0 is checked, and the upload's SHA-256 is kept beside it")
+    @Test("an sha1 checksum at 0 is checked, hashed apart from the upload's SHA-256, which is kept beside it")
     func sha1AtZero() async throws {
         try await Self.withStaging { staging, pool, bytes, digests in
             let written = try await Self.write(bytes, staging: staging, pool: pool, checksum: "sha1 \(digests.sha1.base64)")
             #expect(written.checksumMatches)
+            #expect(written.digest?.finalize().lowercaseHex == digests.sha256.hex)
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: staging.dataPath(Self.id)))) == bytes)
+
+            let other = (digests.sha1.hex.first == "0" ? "1" : "0") + digests.sha1.hex.dropFirst()
+            let bad = try await Self.write(bytes, staging: staging, pool: pool, checksum: "sha1 \(Self.base64(hex: other))")
+            #expect(!bad.checksumMatches, "a wrong sha1 is refused")
+            #expect(bad.digest?.finalize().lowercaseHex == digests.sha256.hex, "the digest beside it is still the bytes'")
+        }
+    }
+
+    @Test("forty body buffers, many more chunks than may be in flight: the bytes land in order, both hashes right")
+    func manyChunksPastTheWindow() async throws {
+        let pieces = Array(repeating: 100 * 1024 + 3, count: 40)
+        try await Self.withStaging(pieces: pieces) { staging, pool, bytes, digests in
+            let written = try await Self.write(bytes, in: pieces, staging: staging, pool: pool, checksum: "sha1 \(digests.sha1.base64)")
+            #expect(written.checksumMatches && written.count == Int64(bytes.count))
             #expect(written.digest?.finalize().lowercaseHex == digests.sha256.hex)
             #expect(try Array(Data(contentsOf: URL(fileURLWithPath: staging.dataPath(Self.id)))) == bytes)
         }
@@ -46,6 +62,7 @@ struct TusPatchWriterTests {
     }
 
     private static func withStaging(
+        pieces: [Int] = pieces,
         _ body: (TusStaging, NIOThreadPool, [UInt8], Digests) async throws -> Void
     ) async throws {
         let directory = NSTemporaryDirectory() + "tus-writer-" + UUID().uuidString
@@ -73,8 +90,9 @@ struct TusPatchWriterTests {
         try await pool.shutdownGracefully()
     }
 
-    /// Writes `bytes` at 0 in ``pieces``, drains and closes (or discards on a mismatch).
-    private static func write(_ bytes: [UInt8], staging: TusStaging, pool: NIOThreadPool, checksum: String) async throws
+    /// Writes `bytes` at 0 in `pieces`, drains and closes (or discards on a mismatch).
+    private static func write(_ bytes: [UInt8], in pieces: [Int] = pieces, staging: TusStaging, pool: NIOThreadPool,
+                              checksum: String) async throws
         -> TusPatchWriter.Written
     {
         let writer = try await TusPatchWriter.open(
