@@ -4,21 +4,9 @@ import Glibc
 
 /// Ports on 127.0.0.1 for servers the tests start.
 public enum FreePort {
-    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
+    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0, let go).
     public static func find() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard ok else { throw TestFailure("no free port (errno \(errno))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try RefusingPort().port
     }
 
     /// Waits up to 5 s until `pid` (or a process it started) listens on `port`.

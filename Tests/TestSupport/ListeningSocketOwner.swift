@@ -27,8 +27,11 @@ public enum ListeningSocketOwner {
     static func listeningInodes(port: Int) -> Set<String> {
         var inodes = Set<String>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
+            // Read to the end: `String(contentsOfFile:)` stops after the first read, 4 KiB of a
+            // proc file (about 27 sockets), and the test process has thousands.
+            guard let handle = FileHandle(forReadingAtPath: table), let data = try? handle.readToEnd() else { continue }
+            try? handle.close()
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
                 guard fields.count > 9, fields[3] == "0A",
@@ -40,8 +43,8 @@ public enum ListeningSocketOwner {
         return inodes
     }
 
-    /// `pid` and every process descended from it.
-    static func processTree(of pid: Int32) -> [Int32] {
+    /// `pid` and every process descended from it (from each `/proc/PID/stat`'s parent), `pid` first.
+    public static func processTree(of pid: Int32) -> [Int32] {
         var parents: [Int32: [Int32]] = [:]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {

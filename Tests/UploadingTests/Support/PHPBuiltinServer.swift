@@ -88,20 +88,8 @@ final class PHPBuiltinServer {
     private static func kill(_ process: Process) {
         guard process.isRunning else { return }
         let parent = process.processIdentifier
-        for child in children(of: parent) { Glibc.kill(child, SIGKILL) }
+        for child in ListeningSocketOwner.processTree(of: parent).dropFirst() { Glibc.kill(child, SIGKILL) }
         Glibc.kill(parent, SIGKILL)
         process.waitUntilExit()
-    }
-
-    /// The processes whose parent is `parent`, from `/proc/PID/stat`.
-    private static func children(of parent: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> Int32? in
-            guard let pid = Int32(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: end)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
-        }
     }
 }
