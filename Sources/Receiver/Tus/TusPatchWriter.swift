@@ -150,10 +150,11 @@ final class TusPatchWriter {
         let position = startOffset + size
         size += Int64(chunk.readableBytes)
         let name = id + ".part"
-        let lanes: [any ChunkConsumer] = [checksum as (any ChunkConsumer)?, digest].compactMap { $0 }
         let chunks = chunks
-        let parts = ChunkParts(count: 1 + lanes.count) { chunks.end(recycling: gathered ? chunk : nil) }
-        for lane in lanes { lane.add(chunk, then: parts.done) }
+        let hashes = (checksum == nil ? 0 : 1) + (digest == nil ? 0 : 1)
+        let parts = ChunkParts(count: 1 + hashes) { chunks.end(recycling: gathered ? chunk : nil) }
+        checksum?.add(chunk, then: parts.done)
+        digest?.add(chunk, then: parts.done)
         pool.submit { state in
             guard case .active = state else {
                 chunks.fail(.storage(errno: ECANCELED, name: name, creating: false))
@@ -188,17 +189,12 @@ final class TusPatchWriter {
     }
 }
 
-/// Something a chunk is handed to, which says when it is through with it.
-private protocol ChunkConsumer: Sendable {
-    func add(_ chunk: ByteBuffer, then done: @escaping @Sendable () -> Void)
-}
-
 /// A hash fed chunks in the order they are added, on a serial queue of its own.
 ///
 /// `@unchecked Sendable`: swift-crypto's digests are not marked `Sendable`. `hasher` is changed
 /// only on `queue`, and read only when every chunk added is through (``ChunksInFlight/idle()``
 /// returned, after the last `done` under its lock).
-private final class HashLane<Hasher>: ChunkConsumer, @unchecked Sendable {
+private final class HashLane<Hasher>: @unchecked Sendable {
     private let queue: DispatchQueue
     private let update: (inout Hasher, ByteBuffer) -> Void
     /// The hash of the chunks through so far.
@@ -210,6 +206,7 @@ private final class HashLane<Hasher>: ChunkConsumer, @unchecked Sendable {
         queue = DispatchQueue(label: label)
     }
 
+    /// Hashes `chunk` after the chunks added before it, then calls `done` (on the lane's queue).
     func add(_ chunk: ByteBuffer, then done: @escaping @Sendable () -> Void) {
         queue.async {
             self.update(&self.hasher, chunk)
