@@ -42,6 +42,12 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(exclusivity: .chooseLast)
     var httpVersion: HTTPVersionFlag?
 
+    @Flag(name: .long, help: """
+        Send each request as a resumable upload (the IETF draft Apple's URLSession speaks): where the server \
+        supports it, a connection lost mid-body goes on from what the server has.
+        """)
+    var resumable = false
+
     mutating func validate() throws {
         // A --proxy that cannot be used is refused before anything is queued, in the words the
         // engine would use (one from the environment fails the jobs it applies to).
@@ -65,7 +71,7 @@ struct ConnectionArguments: ParsableArguments {
     /// Whether any of these options was given.
     var anyGiven: Bool {
         insecureChoice != nil || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
-            || noproxy != nil || locationChoice != nil || httpVersion != nil
+            || noproxy != nil || locationChoice != nil || httpVersion != nil || resumable
     }
 
     /// The options these arguments give, over what the environment sets as curl reads it (an
@@ -87,6 +93,7 @@ struct ConnectionArguments: ParsableArguments {
         if let noproxy { options.noProxy = ConnectionOptions.hostList(noproxy) }
         options.followsRedirects = location
         options.offersHTTP2 = httpVersion == .http2
+        options.resumesUploads = resumable
         return options
     }
 }

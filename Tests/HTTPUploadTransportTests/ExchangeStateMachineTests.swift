@@ -145,6 +145,17 @@ struct ExchangeStateMachineTests {
         #expect(machine.responseEnded() == .finish(response(204), .reuse))
     }
 
+    @Test("informational heads as NIO's decoder passes them on (no end of their own) are skipped; the final head decides")
+    func informationalWithoutEnd() {
+        var machine = Machine()
+        #expect(machine.responseHeadReceived(status: 104, headers: [HeaderField(name: "Location", value: "/u/1")], keepAlive: true) == .none)
+        #expect(machine.responseHeadReceived(status: 103, headers: [], keepAlive: true) == .none)
+        #expect(machine.isSendingBody, "an informational answer does not stop the body")
+        _ = machine.bodyEnded()
+        _ = machine.responseHeadReceived(status: 201, headers: ok, keepAlive: true)
+        #expect(machine.responseEnded() == .finish(response(201), .reuse))
+    }
+
     @Test("a response body beyond the captured 64 KiB is not waited for: the status decides, the connection closes")
     func endlessResponse() {
         var machine = Machine()

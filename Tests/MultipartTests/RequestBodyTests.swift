@@ -28,6 +28,28 @@ struct RequestBodyTests {
         }
     }
 
+    @Test("a body's suffix from every offset is exactly the bytes from there, file ranges still read from the file")
+    func suffix() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("data.bin")
+        let content = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try TestFile.write(content, to: path)
+        let snapshot = try FileInspector.inspect(path)
+        let body = RequestBody(segments: [.bytes(Array("head".utf8)), .file(snapshot, range: 100..<2_100), .bytes([]), .bytes(Array("tail".utf8))],
+                               contentType: "multipart/form-data; boundary=x")
+        let whole = Array("head".utf8) + content[100..<2_100] + Array("tail".utf8)
+        for offset in [0, 1, 4, 5, 1_000, 2_003, 2_004, 2_005, 2_008] {
+            let rest = body.suffix(from: Int64(offset), contentType: "application/partial-upload")
+            #expect(rest.contentLength == Int64(whole.count - offset), "offset \(offset)")
+            #expect(rest.contentType == "application/partial-upload")
+            #expect(rest.files.allSatisfy { $0 == snapshot })
+            let reader = rest.makeReader(chunkSize: 333)
+            var produced: [UInt8] = []
+            while let chunk = try reader.nextChunk() { produced += chunk }
+            #expect(produced == Array(whole[offset...]), "offset \(offset)")
+        }
+    }
+
     @Test("a file changed after its range was checked fails the body, as a whole file does")
     func changedFile() throws {
         let dir = TemporaryDirectory()

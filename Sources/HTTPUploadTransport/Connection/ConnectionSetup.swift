@@ -273,7 +273,10 @@ final class ConnectionSetup: Sendable {
         // Plain TCP (a forwarding proxy included): body files may go by sendfile.
         let exchange = ExchangeHandler(pooledIdleTimeout: plan.pooledIdleTimeout, sendsFileRegions: plan.tls == nil)
         try operations.addHandler(ResponseByteWatcher(reportingTo: exchange))
-        try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+        // NIO's client handlers, in NIO's order, but with informational responses passed on: a
+        // resumable upload's `104` names where it can be resumed (`ResumableTransfer`).
+        let decoder = HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)
+        try operations.addHandlers([HTTPRequestEncoder(), ByteToMessageHandler(decoder), NIOHTTPRequestHeadersValidator()])
         try operations.addHandler(exchange)
     }
 }

@@ -113,6 +113,7 @@ final class PooledConnection: Sendable {
         let tracked = ExchangeHandler.Request(
             token: token, isCancelled: request.isCancelled, head: request.head, bodyLength: request.bodyLength, pump: request.pump,
             idleTimeout: request.idleTimeout, wrote: request.wrote, bodyCompleting: request.bodyCompleting,
+            informational: request.informational,
             ended: { outcome, fate, mayResend in
                 running.value.handlers[token] = nil
                 request.ended(outcome, fate, mayResend)

@@ -25,6 +25,9 @@ extension ExchangeHandler {
         /// Asked just before the body's last byte is written: false holds it back, and the
         /// exchange fails and closes the connection instead (`UploadTransport`).
         let bodyCompleting: @Sendable () -> Bool
+        /// Receives each informational response (1xx but 101: status and headers), on the
+        /// event loop, before the final one.
+        var informational: (@Sendable (Int, [HeaderField]) -> Void)?
         /// Receives the outcome once, after the connection was closed or made reusable, and
         /// whether a failure before any response byte may be re-sent on a new connection without
         /// counting an attempt: the connection had carried an exchange before this one and the

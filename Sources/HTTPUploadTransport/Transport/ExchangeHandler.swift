@@ -47,7 +47,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var watchdog: Scheduled<Void>?
         /// The first bytes of the reply (one more than is shown, to tell that more came).
         var replyBeginning: [UInt8] = []
-        /// Whether a response head was decoded.
+        /// Whether a final (not informational) response head was decoded.
         var headReceived = false
         /// Whether the server refused the exchange's HTTP/2 stream without processing it.
         var refused = false
@@ -162,9 +162,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case let .head(head):
-            running?.headReceived = true
             running?.machine.responseBytesArrived()
             let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
+            let status = Int(head.status.code)
+            if (100..<200).contains(status), status != 101 {
+                running?.request.informational?(status, headers)
+            } else {
+                running?.headReceived = true
+            }
             act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
                                                       keepAlive: head.isKeepAlive))
         case let .body(buffer):

@@ -123,7 +123,8 @@ struct ExchangeStateMachine: Sendable {
         responseBytesSeen = true
     }
 
-    /// A response head was decoded.
+    /// A response head was decoded: an informational one (1xx but 101; NIO's decoder passes them
+    /// on, each without an end of its own) is noted and the final one still awaited.
     ///
     /// - Parameters:
     ///   - status: The status code.
@@ -131,7 +132,7 @@ struct ExchangeStateMachine: Sendable {
     ///   - keepAlive: Whether the server keeps the connection open after this response.
     mutating func responseHeadReceived(status: Int, headers: [HeaderField], keepAlive: Bool) -> Action {
         switch response {
-        case .waitingForHead:
+        case .waitingForHead, .informational:
             if (100..<200).contains(status), status != 101 {
                 response = .informational
                 return .none
@@ -142,7 +143,7 @@ struct ExchangeStateMachine: Sendable {
                 return .stopBody
             }
             return .none
-        case .informational, .receiving, .finished:
+        case .receiving, .finished:
             return .none
         }
     }

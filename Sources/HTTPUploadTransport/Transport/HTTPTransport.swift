@@ -22,7 +22,8 @@ import Uploading
 /// - There is no total deadline: the attempt fails when no byte moves in either direction for
 ///   the request's idle timeout.
 /// - A request with a tus plan runs a tus upload (`TusTransfer`): its requests, one at a time,
-///   through the same pool and exchanges.
+///   through the same pool and exchanges. A request with `ConnectionOptions.resumesUploads` goes
+///   as a resumable upload (`ResumableTransfer`): a lost connection goes on from the server's offset.
 ///
 /// `shutdown()` **must** be called before the transport is released.
 public final class HTTPTransport: UploadTransport {
@@ -85,6 +86,12 @@ public final class HTTPTransport: UploadTransport {
     ) -> any TransportTask {
         if request.tus != nil {
             let transfer = TusTransfer(pool: pool, request: request, chunkSize: chunkSize, completion: completion)
+            transfer.start()
+            return transfer
+        }
+        if request.connection.resumesUploads {
+            let transfer = ResumableTransfer(pool: pool, request: request, chunkSize: chunkSize,
+                                             bodyCompleting: bodyCompleting, completion: completion)
             transfer.start()
             return transfer
         }

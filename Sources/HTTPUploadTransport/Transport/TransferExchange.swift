@@ -49,6 +49,8 @@ final class TransferExchange: TransportTask {
     private let connectTimeout: TimeAmount
     private let idleTimeout: TimeAmount
     private let bodyCompleting: @Sendable () -> Bool
+    /// Receives the informational responses (a resumable upload's `104`).
+    private let informational: (@Sendable (Int, [HeaderField]) -> Void)?
     private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
     private let state: Mutex<State>
     /// The request as this exchange sends it (for a redirect's request).
@@ -66,6 +68,7 @@ final class TransferExchange: TransportTask {
     ///   - redirects: The URLs followed to reach `request`'s target, which is the last (none for
     ///     an attempt's first request).
     ///   - bodyCompleting: Asked before each sending's last body byte (`UploadTransport`).
+    ///   - informational: Receives each informational response (status, headers), if given.
     ///   - completion: Receives the outcome, once.
     init(
         pool: ConnectionPool,
@@ -73,6 +76,7 @@ final class TransferExchange: TransportTask {
         chunkSize: Int,
         redirects: [String] = [],
         bodyCompleting: @escaping @Sendable () -> Bool,
+        informational: (@Sendable (Int, [HeaderField]) -> Void)? = nil,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) {
         self.pool = pool
@@ -100,6 +104,7 @@ final class TransferExchange: TransportTask {
         self.connectTimeout = .nanoseconds(Int64(request.connectTimeout.nanoseconds))
         self.idleTimeout = .nanoseconds(Int64(request.idleTimeout.nanoseconds))
         self.bodyCompleting = bodyCompleting
+        self.informational = informational
         self.completion = completion
         self.request = request
         self.redirects = redirects
@@ -186,7 +191,7 @@ final class TransferExchange: TransportTask {
             token: lease.value, isCancelled: { self.state.withLock { $0.machine.isCancelled } }, head: head,
             bodyLength: body.contentLength, pump: pump, idleTimeout: idleTimeout,
             wrote: { bytes in self.state.withLock { $0.written = bytes } },
-            bodyCompleting: bodyCompleting,
+            bodyCompleting: bodyCompleting, informational: informational,
             ended: { outcome, fate, mayResend in
                 self.perform(self.state.withLock {
                     $0.machine.exchangeEnded(outcome, reusable: fate == .reuse, mayResend: mayResend)
@@ -201,7 +206,7 @@ final class TransferExchange: TransportTask {
         redirected.message.headers = RedirectPolicy.headers(request.message.headers, from: request.message.target, to: target)
         redirected.message.target = target
         let hop = TransferExchange(pool: pool, request: redirected, chunkSize: chunkSize, redirects: redirects + [target.url],
-                                   bodyCompleting: bodyCompleting,
+                                   bodyCompleting: bodyCompleting, informational: informational,
                                    completion: { result in self.hopFinished(result) })
         perform(state.withLock { state in
             let action = state.machine.redirectReady()

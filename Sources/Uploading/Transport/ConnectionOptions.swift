@@ -34,6 +34,10 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
     /// trip), which caps a large body's throughput at that much per round trip, and because NIO's
     /// HTTP/2 costs Ferry more CPU per small file than HTTP/1.1 connections do (ARCHITECTURE.md).
     public var offersHTTP2: Bool
+    /// Whether a request is sent as a resumable upload (`--resumable`,
+    /// `draft-ietf-httpbis-resumable-upload`): where the server supports it, a connection lost
+    /// mid-body goes on from the server's offset instead of failing (`ResumableUploadStateMachine`).
+    public var resumesUploads: Bool
 
     /// Curl's defaults: verify, the system's authorities, no client certificate, no proxy, no
     /// redirects.
@@ -47,7 +51,8 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         httpsProxy: String? = nil,
         noProxy: [String] = [],
         followsRedirects: Bool = false,
-        offersHTTP2: Bool = false
+        offersHTTP2: Bool = false,
+        resumesUploads: Bool = false
     ) {
         self.verifiesCertificates = verifiesCertificates
         self.certificateAuthorityFile = certificateAuthorityFile
@@ -59,6 +64,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         self.noProxy = noProxy
         self.followsRedirects = followsRedirects
         self.offersHTTP2 = offersHTTP2
+        self.resumesUploads = resumesUploads
     }
 
     /// The defaults with what the environment sets, as curl reads it: `CURL_CA_BUNDLE`, then
@@ -107,7 +113,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case verifiesCertificates, certificateAuthorityFile, certificateAuthorityDirectory, clientCertificateFile,
-             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, offersHTTP2
+             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, offersHTTP2, resumesUploads
     }
 
     /// Decodes options; a key that is absent takes its default, so options saved by an earlier
@@ -124,7 +130,8 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
             httpsProxy: try container.decodeIfPresent(String.self, forKey: .httpsProxy),
             noProxy: try container.decodeIfPresent([String].self, forKey: .noProxy) ?? [],
             followsRedirects: try container.decodeIfPresent(Bool.self, forKey: .followsRedirects) ?? false,
-            offersHTTP2: try container.decodeIfPresent(Bool.self, forKey: .offersHTTP2) ?? false
+            offersHTTP2: try container.decodeIfPresent(Bool.self, forKey: .offersHTTP2) ?? false,
+            resumesUploads: try container.decodeIfPresent(Bool.self, forKey: .resumesUploads) ?? false
         )
     }
 }

@@ -1,0 +1,125 @@
+import Multipart
+import Synchronization
+import Uploading
+
+/// One attempt of a request sent as a resumable upload (`ConnectionOptions.resumesUploads`,
+/// `--resumable`) on `HTTPTransport`: carries out what its `ResumableUploadStateMachine` decides,
+/// each request a `TransferExchange` through the pool, one at a time. The request goes out as it
+/// would without resumption (the same body, streamed the same way), and its informational
+/// responses reach the machine, which learns the upload's URL from a `104`; when the connection
+/// is lost, a `HEAD` and a `PATCH` with the body's rest from the server's offset go on with it.
+///
+/// Progress counts body bytes written; once resumed, from the offset the server confirmed. The manager's last-byte gate (`bodyCompleting`) is asked by
+/// whichever request carries the body's last byte. A cancel aborts the request in flight and
+/// reports its failure; nothing is resumed after it.
+final class ResumableTransfer: TransportTask {
+    private struct State: Sendable {
+        var machine: ResumableUploadStateMachine
+        /// The request in flight.
+        var current: TransferExchange?
+        /// Where the request in flight's body starts in the whole body.
+        var base: Int64 = 0
+        /// The body bytes counted when no request is in flight.
+        var counted: Int64 = 0
+        /// Whether `cancel()` was called.
+        var cancelled = false
+    }
+
+    private let pool: ConnectionPool
+    private let request: UploadRequest
+    private let chunkSize: Int
+    private let bodyCompleting: @Sendable () -> Bool
+    private let completion: @Sendable (Result<UploadResponse, UploadError>) -> Void
+    private let state: Mutex<State>
+
+    /// Prepares an attempt; `start()` runs it.
+    ///
+    /// - Parameters:
+    ///   - pool: The connection pool.
+    ///   - request: The request, as it would go without resumption.
+    ///   - chunkSize: The size of the body chunks written to the connection.
+    ///   - bodyCompleting: Asked before the body's last byte is written (`UploadTransport`).
+    ///   - completion: Receives the outcome, once.
+    init(pool: ConnectionPool, request: UploadRequest, chunkSize: Int, bodyCompleting: @escaping @Sendable () -> Bool,
+         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void) {
+        self.pool = pool
+        self.request = request
+        self.chunkSize = chunkSize
+        self.bodyCompleting = bodyCompleting
+        self.completion = completion
+        state = Mutex(State(machine: ResumableUploadStateMachine(message: request.message)))
+    }
+
+    /// Sends the request. Called from the transport's caller; does not block.
+    func start() {
+        perform(state.withLock { $0.machine.start() })
+    }
+
+    var bytesWritten: Int64 {
+        let (base, counted, current) = state.withLock { ($0.base, $0.counted, $0.current) }
+        guard let current else { return counted }
+        return base + current.bytesWritten
+    }
+
+    func cancel() {
+        let current = state.withLock { state -> TransferExchange? in
+            state.cancelled = true
+            return state.current
+        }
+        current?.cancel()
+    }
+
+    /// Carries out the machine's action. **Must** be called outside the state's lock.
+    private func perform(_ action: ResumableUploadStateMachine.Action) {
+        switch action {
+        case let .send(message):
+            send(message)
+        case let .finish(response):
+            completion(.success(response))
+        case let .fail(error):
+            completion(.failure(error))
+        }
+    }
+
+    /// Starts a request's exchange, unless a cancel came first.
+    private func send(_ message: RequestMessage) {
+        var exchangeRequest = request
+        exchangeRequest.message = message
+        var gate = bodyCompleting
+        if message.method == "HEAD" { gate = { true } }
+        let heard: @Sendable (Int, [HeaderField]) -> Void = { status, headers in
+            self.state.withLock { $0.machine.informational(status: status, headers: headers) }
+        }
+        let exchange = TransferExchange(
+            pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: gate, informational: heard,
+            completion: { result in self.exchangeEnded(result) }
+        )
+        let cancelled = state.withLock { state -> Bool in
+            guard !state.cancelled else { return true }
+            state.current = exchange
+            state.base = state.machine.offset
+            return false
+        }
+        if cancelled { return completion(.failure(.transferFailed(reason: .other(message: "cancelled")))) }
+        exchange.start()
+    }
+
+    /// A request's exchange ended: its answer or failure goes to the machine; after a cancel the
+    /// exchange's own outcome is the attempt's.
+    private func exchangeEnded(_ result: Result<UploadResponse, UploadError>) {
+        perform(state.withLock { state in
+            if let current = state.current { state.counted = state.base + current.bytesWritten }
+            state.current = nil
+            if state.cancelled {
+                switch result {
+                case let .success(response): return .finish(response)
+                case let .failure(error): return .fail(error)
+                }
+            }
+            switch result {
+            case let .success(response): return state.machine.answered(response)
+            case let .failure(error): return state.machine.failed(error)
+            }
+        })
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import TestSupport
+import Testing
+
+/// `ferry send --resumable` (the built binary, as uid 65534) against SwiftNIO's
+/// `NIOResumableUpload` in front of an upload endpoint: a connection the server cuts mid-body
+/// goes on from the server's offset (`HEAD`, then `PATCH` of the rest), and the endpoint gets the
+/// one request whole; the same endpoint without a cut, and a server that knows nothing of
+/// resumable uploads (`ferry serve`), take the upload as before.
+@Suite("ferry send --resumable against NIOResumableUpload (the built binary)", .serialized, .timeLimit(.minutes(3)))
+struct ResumableUploadCommandTests {
+    static let size = 8 << 20
+
+    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761 &+ seed) >> 13) }
+    }
+
+    /// Checks that the endpoint received exactly one request, complete, holding `content` under
+    /// its `Content-Length`.
+    static func expectOneWholeRequest(_ server: ResumableUploadServer, holding content: [UInt8]) throws {
+        // Scalars only in the expectations: a failure would print a whole body otherwise.
+        let received = server.received
+        #expect(received.count == 1, "one request reached the endpoint: \(received.map { "\($0.head.method) \($0.head.path ?? "")" })")
+        let request = try #require(received.first)
+        let (complete, method, path) = (request.complete, request.head.method, request.head.path)
+        #expect(complete && method == .post && path == "/upload", "\(method) \(path ?? "") complete: \(complete)")
+        let (length, declared) = (request.body.count, Int(request.head.headerFields[.contentLength] ?? ""))
+        #expect(length == declared, "the body under its Content-Length")
+        let holdsFile = Data(request.body).range(of: Data(content)) != nil
+        #expect(holdsFile, "the file's bytes, exactly, in the form")
+        let start = String(decoding: request.body.prefix(2), as: UTF8.self)
+        #expect(start == "--", "a multipart body from its first byte")
+    }
+
+    @Test("the server cuts the connection at 3 of 8 MiB: HEAD and PATCH go on from its offset, the endpoint gets one whole request")
+    func cutAndResumed() async throws {
+        let server = try await ResumableUploadServer.start(cutAfter: 3 << 20)
+        let dir = TemporaryDirectory()
+        let content = Self.bytes(Self.size, seed: 3)
+        let file = try dir.write("large.bin", content)
+        let send = try FerryProcess(["send", "--json", "--resumable", "--retry", "0", "--url", server.baseURL + "/upload",
+                                     "-F", "note=über", file], stateHome: dir.path("state"))
+        let status = try await send.exitStatus(within: .seconds(90))
+        try await server.shutdown()
+        #expect(status == 0, "\(send.errorText)")
+        try Self.expectOneWholeRequest(server, holding: content)
+        let body = server.received.first?.body.count ?? 0
+        #expect(server.totalBytesIn > body, "the cut connection's bytes and the PATCH's both arrived")
+        #expect(server.totalBytesIn < body + (1 << 20), "resumed from the server's offset, not sent again: \(server.totalBytesIn) for \(body)")
+        let succeeded = try #require(send.jsonEvents.first { $0["event"] as? String == "succeeded" })
+        #expect(succeeded["status"] as? Int == 201, "\(succeeded)")
+    }
+
+    @Test("without a cut, with and without --resumable, the same endpoint gets the one request as sent")
+    func uncut() async throws {
+        for resumable in [true, false] {
+            let server = try await ResumableUploadServer.start()
+            let dir = TemporaryDirectory()
+            let content = Self.bytes(1 << 20, seed: resumable ? 1 : 2)
+            let file = try dir.write("data.bin", content)
+            let send = try FerryProcess(["send", "--retry", "0", "--url", server.baseURL + "/upload", file] + (resumable ? ["--resumable"] : []),
+                                        stateHome: dir.path("state"))
+            let status = try await send.exitStatus(within: .seconds(60))
+            try await server.shutdown()
+            #expect(status == 0, "resumable \(resumable): \(send.errorText)")
+            try Self.expectOneWholeRequest(server, holding: content)
+        }
+    }
+
+    @Test("a server that knows nothing of resumable uploads (ferry serve) takes a --resumable upload as any other")
+    func serverWithoutResumption() async throws {
+        let server = try await SpawnedReceiver.start()
+        defer { server.terminate() }
+        let dir = TemporaryDirectory()
+        let content = Self.bytes(300_000, seed: 5)
+        let file = try dir.write("plain.bin", content)
+        let send = try FerryProcess(["send", "--resumable", "--retry", "0", "--url", server.baseURL + "/upload", file],
+                                    stateHome: dir.path("state"))
+        #expect(try await send.exitStatus(within: .seconds(60)) == 0, "\(send.errorText)")
+        #expect(server.savedContents().contains(Data(content)))
+    }
+}

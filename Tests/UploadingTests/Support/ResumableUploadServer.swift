@@ -1,0 +1,182 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOPosix
+import NIOResumableUpload
+import Synchronization
+
+/// A resumable-upload server no one here wrote: SwiftNIO's `NIOResumableUpload`
+/// (`draft-ietf-httpbis-resumable-upload`, interop versions 3, 5 and 6) in front of a sink that
+/// keeps each request it passes on, on 127.0.0.1 in the test's process, as SwiftNIO's own demo
+/// server wires it. The sink sees one request per upload, however many connections brought it.
+///
+/// With `cutAfter`, the first connection that brings more than that many bytes is closed by the
+/// server mid-body, as a dropped link would end it.
+final class ResumableUploadServer: Sendable {
+    /// A request the sink received.
+    struct Received: Sendable {
+        /// Its head, as `NIOResumableUpload` passed it on.
+        var head: HTTPRequest
+        /// Its body so far.
+        var body: [UInt8] = []
+        /// Whether its end arrived.
+        var complete = false
+    }
+
+    /// The server's port.
+    let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    private let sink: SinkRecords
+    private let cutter: Cutter
+
+    /// `http://127.0.0.1:PORT`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The requests the sink received, in order.
+    var received: [Received] { sink.records.withLock { $0 } }
+
+    /// Every byte clients sent, over every connection.
+    var totalBytesIn: Int { cutter.total.withLock { $0 } }
+
+    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel, sink: SinkRecords, cutter: Cutter) {
+        self.port = port
+        self.group = group
+        self.channel = channel
+        self.sink = sink
+        self.cutter = cutter
+    }
+
+    /// Starts a server on a free port of 127.0.0.1.
+    ///
+    /// - Parameter cutAfter: Close the first connection that brings more than this many bytes.
+    /// - Returns: The running server; call ``shutdown()``.
+    static func start(cutAfter: Int? = nil) async throws -> ResumableUploadServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let sink = SinkRecords()
+        let counter = Cutter(after: cutAfter)
+        let context = Mutex<HTTPResumableUploadContext?>(nil)
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    guard let uploads = context.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(CuttingHandler(counter))
+                    try operations.configureHTTPServerPipeline()
+                    try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                    try operations.addHandler(HTTPResumableUploadHandler(context: uploads) { upload in
+                        try? upload.pipeline.syncOperations.addHandler(UploadSink(sink))
+                    })
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        context.withLock { $0 = HTTPResumableUploadContext(origin: "http://127.0.0.1:\(port)") }
+        return ResumableUploadServer(port: port, group: group, channel: channel, sink: sink, cutter: counter)
+    }
+
+    /// Closes the listening socket and stops the event loop.
+    func shutdown() async throws {
+        try? await channel.close()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// The sink's requests, shared by every upload's sink handler.
+private final class SinkRecords: Sendable {
+    let records = Mutex<[ResumableUploadServer.Received]>([])
+}
+
+/// Counts the bytes clients send and picks the connection to cut.
+private final class Cutter: Sendable {
+    let total = Mutex(0)
+    private let after: Int?
+    private let cut = Mutex(false)
+
+    init(after: Int?) {
+        self.after = after
+    }
+
+    /// Counts `count` more bytes of a connection that brought `connectionBytes` with them.
+    ///
+    /// - Returns: Whether the connection is to be closed now.
+    func arrived(_ count: Int, connectionBytes: Int) -> Bool {
+        total.withLock { $0 += count }
+        guard let after, connectionBytes > after else { return false }
+        return cut.withLock { cut in
+            defer { cut = true }
+            return !cut
+        }
+    }
+}
+
+/// First in each connection's pipeline: counts what arrives, closes the connection the
+/// `Cutter` picks (the bytes that crossed the line are not passed on).
+private final class CuttingHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let cutter: Cutter
+    private let connectionBytes = Mutex(0)
+
+    init(_ cutter: Cutter) {
+        self.cutter = cutter
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let count = unwrapInboundIn(data).readableBytes
+        let seen = connectionBytes.withLock { bytes in
+            bytes += count
+            return bytes
+        }
+        if cutter.arrived(count, connectionBytes: seen) {
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// The application behind `NIOResumableUpload`: keeps the request and answers `201` with the
+/// number of bytes it got, as an upload endpoint would.
+private final class UploadSink: ChannelInboundHandler, Sendable {
+    typealias InboundIn = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let sink: SinkRecords
+    private let index = Mutex<Int?>(nil)
+
+    init(_ sink: SinkRecords) {
+        self.sink = sink
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            let position = sink.records.withLock { records in
+                records.append(.init(head: head))
+                return records.count - 1
+            }
+            index.withLock { $0 = position }
+        case let .body(buffer):
+            guard let position = index.withLock({ $0 }) else { return }
+            sink.records.withLock { $0[position].body += buffer.readableBytesView }
+        case .end:
+            guard let position = index.withLock({ $0 }) else { return }
+            let count = sink.records.withLock { records in
+                records[position].complete = true
+                return records[position].body.count
+            }
+            let answer = ByteBuffer(string: "{\"stored\":\(count)}")
+            var response = HTTPResponse(status: .created)
+            response.headerFields[.contentType] = "application/json"
+            response.headerFields[.contentLength] = String(answer.readableBytes)
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            context.write(wrapOutboundOut(.body(answer)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+}
