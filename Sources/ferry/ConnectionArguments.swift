@@ -42,11 +42,12 @@ struct ConnectionArguments: ParsableArguments {
     @Flag(exclusivity: .chooseLast)
     var httpVersion: HTTPVersionFlag?
 
-    @Flag(name: .long, help: """
+    @Flag(name: .customLong("resumable"), inversion: .prefixedNo, help: """
         Send each request as a resumable upload (the IETF draft Apple's URLSession speaks): where the server \
-        supports it, a connection lost mid-body goes on from what the server has.
+        supports it, a connection lost mid-body goes on from what the server has (--no-resumable: do not, \
+        whatever a profile says).
         """)
-    var resumable = false
+    var resumableChoice: Bool?
 
     mutating func validate() throws {
         // A --proxy that cannot be used is refused before anything is queued, in the words the
@@ -67,11 +68,13 @@ struct ConnectionArguments: ParsableArguments {
     var insecure: Bool { insecureChoice ?? false }
     /// Whether 307 and 308 redirects are followed (`-L`, else the profile's `location`).
     var location: Bool { locationChoice ?? false }
+    /// Whether requests go as resumable uploads (`--resumable`, else the profile's `resumable`).
+    var resumable: Bool { resumableChoice ?? false }
 
     /// Whether any of these options was given.
     var anyGiven: Bool {
         insecureChoice != nil || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
-            || noproxy != nil || locationChoice != nil || httpVersion != nil || resumable
+            || noproxy != nil || locationChoice != nil || httpVersion != nil || resumableChoice != nil
     }
 
     /// The options these arguments give, over what the environment sets as curl reads it (an

@@ -49,6 +49,7 @@ extension FormOptions {
         connection.noproxy = connection.noproxy ?? chosen.noProxy
         connection.locationChoice = connection.locationChoice ?? chosen.followsRedirects
         if connection.httpVersion == nil, chosen.offersHTTP2 == true { connection.httpVersion = .http2 }
+        connection.resumableChoice = connection.resumableChoice ?? chosen.resumesUploads
         try connection.validate()
     }
 }

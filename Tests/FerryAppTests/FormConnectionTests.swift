@@ -21,12 +21,13 @@ struct FormConnectionTests {
     @Test("every connection row is in the form, after the headers, and an empty one says what having none means")
     func rowsAndTheirEmptyMeaning() {
         let app = Self.formAt(.proxy)
-        #expect(Array(app.state.form.fields.suffix(9)) == FormField.connectionRows)
+        #expect(Array(app.state.form.fields.suffix(10)) == FormField.connectionRows)
         #expect(app.state.form.displayText(of: .proxy) == "none (http://host:port to use one)")
         #expect(app.state.form.displayText(of: .certificateAuthorityFile) == "the system's authorities")
         #expect(app.state.form.displayText(of: .verifiesCertificates) == "certificates verified")
         #expect(app.state.form.displayText(of: .followsRedirects) == "not followed")
         #expect(app.state.form.displayText(of: .offersHTTP2) == "HTTP/1.1 only")
+        #expect(app.state.form.displayText(of: .resumesUploads) == "off")
     }
 
     @Test("trust and client certificate typed into the form go with every job queued afterwards")
@@ -54,7 +55,7 @@ struct FormConnectionTests {
         }
     }
 
-    @Test("Enter switches Redirects, HTTP/2 and TLS verification; the screen says when certificates are not verified")
+    @Test("Enter switches Redirects, HTTP/2, Resume and TLS verification; the screen says when certificates are not verified")
     func switches() {
         var app = Self.formAt(.followsRedirects)
         app.press(.enter)
@@ -66,6 +67,16 @@ struct FormConnectionTests {
         #expect(app.screen(width: 80, height: 40).lines().joined(separator: "\n").contains("HTTP/2 when the server offers it"))
         app.type("1au")
         #expect(!app.engine.jobs.isEmpty && app.engine.jobs.values.allSatisfy { $0.spec.connection.offersHTTP2 })
+        app.type("2")
+        while app.state.form.currentField != .resumesUploads { app.press(.down) }
+        app.press(.enter)
+        #expect(app.state.form.settings.connection.resumesUploads)
+        #expect(app.screen(width: 80, height: 40).lines().joined(separator: "\n").contains("Resume"))
+        #expect(app.state.form.displayText(of: .resumesUploads) == "a lost connection goes on where the server can (--resumable)")
+        let before = Set(app.engine.jobs.keys)
+        app.type("1au")
+        let queued = app.engine.jobs.filter { !before.contains($0.key) }.values
+        #expect(!queued.isEmpty && queued.allSatisfy { $0.spec.connection.resumesUploads })
         app.type("2")
         while app.state.form.currentField != .verifiesCertificates { app.press(.down) }
         app.press(.enter)

@@ -32,6 +32,8 @@ public enum FormField: Hashable, Sendable {
     case followsRedirects
     /// Whether HTTP/2 is offered over https (`--http2`), or HTTP/1.1 only.
     case offersHTTP2
+    /// Whether requests go as resumable uploads (`--resumable`).
+    case resumesUploads
     /// Whether `https` certificates are verified (`--insecure` when not).
     case verifiesCertificates
     /// A PEM file of authorities to trust (`--cacert`).
@@ -45,14 +47,14 @@ public enum FormField: Hashable, Sendable {
 
     /// The rows about how requests reach the server, after the headers.
     public static let connectionRows: [FormField] = [
-        .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
+        .proxy, .noProxy, .followsRedirects, .offersHTTP2, .resumesUploads, .verifiesCertificates, .certificateAuthorityFile,
         .certificateAuthorityDirectory, .clientCertificate, .clientKey,
     ]
 
     /// Whether Enter switches the row between two values instead of editing it.
     public var isSwitch: Bool {
         switch self {
-        case .mode, .uploadProtocol, .remembersSecrets, .followsRedirects, .offersHTTP2, .verifiesCertificates: true
+        case .mode, .uploadProtocol, .remembersSecrets, .followsRedirects, .offersHTTP2, .resumesUploads, .verifiesCertificates: true
         default: false
         }
     }
@@ -76,6 +78,7 @@ public enum FormField: Hashable, Sendable {
         case .noProxy: "No proxy"
         case .followsRedirects: "Redirects"
         case .offersHTTP2: "HTTP"
+        case .resumesUploads: "Resume"
         case .verifiesCertificates: "TLS"
         case .certificateAuthorityFile: "CA file"
         case .certificateAuthorityDirectory: "CA folder"

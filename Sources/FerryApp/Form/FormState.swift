@@ -76,6 +76,8 @@ public struct FormState: Hashable, Sendable {
         case .noProxy: settings.connection.noProxy.joined(separator: ",")
         case .followsRedirects: settings.connection.followsRedirects ? "307 and 308 followed (-L)" : "not followed"
         case .offersHTTP2: settings.connection.offersHTTP2 ? "HTTP/2 when the server offers it (--http2)" : "HTTP/1.1 only"
+        case .resumesUploads:
+            settings.connection.resumesUploads ? "a lost connection goes on where the server can (--resumable)" : "off"
         case .verifiesCertificates:
             settings.connection.verifiesCertificates ? "certificates verified" : "NOT verified (--insecure)"
         case .certificateAuthorityFile: settings.connection.certificateAuthorityFile ?? ""
@@ -138,7 +140,7 @@ public struct FormState: Hashable, Sendable {
         case .url: settings.url = text.trimmingSpaces
         case .fileField: settings.fileField = text
         case .method, .mode, .uploadProtocol, .remembersSecrets, .newParameter, .newHeader, .followsRedirects, .offersHTTP2,
-             .verifiesCertificates: break
+             .resumesUploads, .verifiesCertificates: break
         case .proxy:
             let proxy = text.trimmingSpaces.isEmpty ? nil : text.trimmingSpaces
             settings.connection.httpProxy = proxy
@@ -245,7 +247,7 @@ public struct FormState: Hashable, Sendable {
             return settings.connection.clientKeyFile != nil && settings.connection.clientCertificateFile == nil
                 ? "set the Client cert too" : nil
         case .method, .mode, .uploadProtocol, .remembersSecrets, .newParameter, .newHeader, .noProxy, .followsRedirects, .offersHTTP2,
-             .verifiesCertificates, .certificateAuthorityFile, .certificateAuthorityDirectory, .clientCertificate:
+             .resumesUploads, .verifiesCertificates, .certificateAuthorityFile, .certificateAuthorityDirectory, .clientCertificate:
             return nil
         }
     }

@@ -242,6 +242,8 @@ extension AppState {
             form.settings.connection.followsRedirects.toggle()
         case .offersHTTP2:
             form.settings.connection.offersHTTP2.toggle()
+        case .resumesUploads:
+            form.settings.connection.resumesUploads.toggle()
         case .verifiesCertificates:
             form.settings.connection.verifiesCertificates.toggle()
         case .newParameter, .newHeader:
@@ -257,7 +259,8 @@ extension AppState {
     /// Adds an empty header row (on a header line) or parameter row and opens its editor.
     private mutating func addRow() {
         switch form.currentField {
-        case .header, .newHeader, .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
+        case .header, .newHeader, .proxy, .noProxy, .followsRedirects, .offersHTTP2, .resumesUploads, .verifiesCertificates,
+             .certificateAuthorityFile,
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             form.settings.headers.append(FormRow(name: "", value: ""))
             let fields = form.fields
@@ -279,7 +282,7 @@ extension AppState {
         case .parameter(let index): form.settings.parameters.remove(at: index)
         case .header(let index): form.settings.headers.remove(at: index)
         case .url, .method, .fileField, .mode, .uploadProtocol, .concurrency, .retries, .remembersSecrets, .newParameter, .newHeader,
-             .proxy, .noProxy, .followsRedirects, .offersHTTP2, .verifiesCertificates, .certificateAuthorityFile,
+             .proxy, .noProxy, .followsRedirects, .offersHTTP2, .resumesUploads, .verifiesCertificates, .certificateAuthorityFile,
              .certificateAuthorityDirectory, .clientCertificate, .clientKey:
             return []
         }

@@ -30,6 +30,7 @@ extension FormSettings {
         options.noProxy = profile.noProxy.map(ConnectionOptions.hostList) ?? options.noProxy
         options.followsRedirects = profile.followsRedirects ?? options.followsRedirects
         options.offersHTTP2 = profile.offersHTTP2 ?? options.offersHTTP2
+        options.resumesUploads = profile.resumesUploads ?? options.resumesUploads
         settings.connection = options
         return settings
     }
@@ -59,6 +60,7 @@ extension FormSettings {
         profile.noProxy = connection.noProxy.isEmpty ? nil : connection.noProxy.joined(separator: ",")
         profile.followsRedirects = connection.followsRedirects
         profile.offersHTTP2 = connection.offersHTTP2
+        profile.resumesUploads = connection.resumesUploads
         return profile
     }
 }

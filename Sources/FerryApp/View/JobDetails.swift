@@ -102,6 +102,9 @@ struct JobDetails: Widget {
         }
         if let response = job.response {
             lines.append(TextLine("Response: \(response.status)", style: response.isSuccess ? Theme.heading : Theme.error))
+            for offset in response.resumedAt ?? [] {
+                lines.append(TextLine("· " + Self.resumedText(offset, of: job.progress.totalBytes), style: Theme.dim))
+            }
             for header in response.headers {
                 lines.append(TextLine("· \(header.name): \(header.value)", style: Theme.dim))
             }
@@ -119,6 +122,12 @@ struct JobDetails: Widget {
             }
         }
         return lines
+    }
+
+    /// Where a resumable request went on after a lost connection, in words.
+    private static func resumedText(_ offset: Int64, of total: Int64?) -> String {
+        guard let total, total > 0 else { return "the connection was lost; resumed at byte \(offset), kept by the server" }
+        return "the connection was lost; resumed at \(Int(offset * 100 / total)) % (\(HumanFormat.bytes(offset)) of \(HumanFormat.bytes(total)) kept by the server)"
     }
 
     /// A line with its leading spaces made no-break spaces, which wrapping keeps.

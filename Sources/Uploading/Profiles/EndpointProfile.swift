@@ -47,6 +47,8 @@ public struct EndpointProfile: Hashable, Sendable {
     public var followsRedirects: Bool?
     /// `--http2`: whether HTTP/2 is offered.
     public var offersHTTP2: Bool?
+    /// `--resumable`: whether requests go as resumable uploads.
+    public var resumesUploads: Bool?
 
     /// Creates a profile that sets nothing but its name.
     ///

@@ -20,7 +20,7 @@ public enum ProfileDocument {
     /// The keys a profile may set.
     public static let keys = [
         "url", "method", "field", "protocol", "bundle", "parameters", "headers", "concurrency", "retry", "timeout",
-        "insecure", "cacert", "capath", "cert", "key", "proxy", "noproxy", "location", "http2",
+        "insecure", "cacert", "capath", "cert", "key", "proxy", "noproxy", "location", "http2", "resumable",
     ]
 
     /// The profiles a document holds, in their names' order.
@@ -119,6 +119,7 @@ public enum ProfileDocument {
             ("cert", saved.clientCertificateFile.map(TOMLValue.string)), ("key", saved.clientKeyFile.map(TOMLValue.string)),
             ("proxy", saved.proxy.map(TOMLValue.string)), ("noproxy", saved.noProxy.map(TOMLValue.string)),
             ("location", saved.followsRedirects.map(TOMLValue.boolean)), ("http2", saved.offersHTTP2.map(TOMLValue.boolean)),
+            ("resumable", saved.resumesUploads.map(TOMLValue.boolean)),
         ]
         var table = TOMLTable()
         for case let (key, value?) in values { table[key] = value }
@@ -184,6 +185,7 @@ private struct ProfileReader {
         profile.noProxy = try string("noproxy")
         profile.followsRedirects = try bool("location")
         profile.offersHTTP2 = try bool("http2")
+        profile.resumesUploads = try bool("resumable")
         return profile
     }
 

@@ -10,7 +10,8 @@ import Multipart
 /// connection is lost before that answer and a `Location` was heard, the attempt is not lost:
 /// `HEAD` on the upload's URL says how many bytes the server has (`Upload-Offset`), and `PATCH`
 /// sends the body's rest from there (`Upload-Offset`, `Upload-Complete: ?1`,
-/// `application/partial-upload`); its answer is the request's answer. A lost `PATCH` is resumed
+/// `application/partial-upload`); its answer is the request's answer, with the offsets it went on
+/// from (`UploadResponse.resumedAt`). A lost `PATCH` is resumed
 /// the same way, as long as each resumption moves the offset on (at most
 /// ``maximumResumptionsWithoutProgress`` in a row that do not).
 ///
@@ -106,7 +107,9 @@ public struct ResumableUploadStateMachine: Sendable {
             if response.status == 409, let uploadURL, response.value(forHeader: ResumableUploadFields.offsetName) != nil {
                 return locate(uploadURL, after: firstFailure ?? .transferFailed(reason: .connectionLost(message: "the server refused the resumed upload's offset")))
             }
-            return .finish(response)
+            var answer = response
+            answer.resumedAt = resumedAt
+            return .finish(answer)
         }
     }
 

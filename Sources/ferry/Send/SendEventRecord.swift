@@ -38,6 +38,8 @@ struct SendEventRecord {
     var tusNotes: [String]?
     /// The link a succeeded job's JSON answer gives (``ResponseLink``).
     var link: String?
+    /// The offsets a resumable request (`--resumable`) went on from after lost connections.
+    var resumedAt: [Int64]?
 
     /// The record for an event; nil for events scripts do not see (removal, pausing; journal
     /// notices go to standard error).
@@ -113,6 +115,7 @@ struct SendEventRecord {
         rate = job.progress.bytesPerSecond
         attempt = job.attempts
         status = job.response?.status
+        resumedAt = job.response?.resumedAt
         error = job.lastError?.description
         if let tus = job.tus {
             uploadURL = tus.uploadURL
@@ -150,6 +153,7 @@ struct SendEventRecord {
         line.add("rate", rate)
         line.add("reason", reason)
         line.add("response", response)
+        line.add("resumedAt", json: resumedAt.map { "[" + $0.map(String.init).joined(separator: ",") + "]" })
         line.add("retryIn", retryIn)
         line.add("status", status)
         line.add("succeeded", succeeded)

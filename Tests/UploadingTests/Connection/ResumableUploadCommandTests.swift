@@ -50,6 +50,33 @@ struct ResumableUploadCommandTests {
         #expect(server.totalBytesIn < body + (1 << 20), "resumed from the server's offset, not sent again: \(server.totalBytesIn) for \(body)")
         let succeeded = try #require(send.jsonEvents.first { $0["event"] as? String == "succeeded" })
         #expect(succeeded["status"] as? Int == 201, "\(succeeded)")
+        let resumedAt = try #require(succeeded["resumedAt"] as? [Int], "the event says where the upload went on from")
+        #expect(resumedAt.count == 1 && resumedAt[0] > 0 && resumedAt[0] <= 3 << 20, "\(resumedAt)")
+    }
+
+    @Test("a profile's resumable = true resumes a cut upload; --no-resumable switches it off, and the cut fails the upload")
+    func fromProfile() async throws {
+        for switchedOff in [false, true] {
+            let server = try await ResumableUploadServer.start(cutAfter: 1 << 20)
+            let dir = TemporaryDirectory()
+            let config = dir.path("config")
+            try FileManager.default.createDirectory(atPath: config + "/ferry", withIntermediateDirectories: true)
+            try "[profiles.nio]\nurl = \"\(server.baseURL)/upload\"\nresumable = true\n"
+                .write(toFile: config + "/ferry/profiles.toml", atomically: true, encoding: .utf8)
+            let content = Self.bytes(3 << 20, seed: 9)
+            let file = try dir.write("profile.bin", content)
+            let send = try FerryProcess(["send", "--profile", "nio", "--retry", "0", file] + (switchedOff ? ["--no-resumable"] : []),
+                                        stateHome: dir.path("state"), environment: ["XDG_CONFIG_HOME": config])
+            let status = try await send.exitStatus(within: .seconds(60))
+            try await server.shutdown()
+            if switchedOff {
+                #expect(status == 1, "the cut fails the upload without resumption: \(send.errorText)")
+                #expect(server.received.allSatisfy { !$0.complete })
+            } else {
+                #expect(status == 0, "\(send.errorText)")
+                try Self.expectOneWholeRequest(server, holding: content)
+            }
+        }
     }
 
     @Test("without a cut, with and without --resumable, the same endpoint gets the one request as sent")

@@ -20,6 +20,7 @@ struct ProfileDocumentTests {
         timeout = 12
         insecure = true
         location = true
+        resumable = true
 
         [profiles.resumable]
         url = "http://127.0.0.1:3000/files/"
@@ -40,7 +41,8 @@ struct ProfileDocumentTests {
         #expect(photos.headers[0].value == "Bearer ${PHOTOS_TOKEN}", "expanded only when used")
         #expect(photos.concurrency == 2 && photos.retries == 5 && photos.timeout == 12)
         #expect(photos.insecure == true && photos.followsRedirects == true && photos.offersHTTP2 == nil)
-        #expect(profiles[1].usesTus == true && profiles[1].headers.isEmpty)
+        #expect(photos.resumesUploads == true)
+        #expect(profiles[1].usesTus == true && profiles[1].headers.isEmpty && profiles[1].resumesUploads == nil)
     }
 
     @Test("what is written reads back as the same profiles")

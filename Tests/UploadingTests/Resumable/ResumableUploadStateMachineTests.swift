@@ -47,7 +47,7 @@ struct ResumableUploadStateMachineTests {
             Issue.record("the answer did not finish the attempt")
             return
         }
-        #expect(response.status == 201)
+        #expect(response.status == 201 && response.resumedAt == nil)
         #expect(machine.resumedAt.isEmpty)
     }
 
@@ -80,6 +80,7 @@ struct ResumableUploadStateMachineTests {
             return
         }
         #expect(response.status == 201)
+        #expect(response.resumedAt == [600], "the answer says where it went on from")
     }
 
     @Test("a lost PATCH is resumed again; a 409 asks for the offset again; a fourth resumption in a row without progress is not made")
