@@ -24,6 +24,13 @@ struct QueueRowTests {
         lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
     }
 
+    /// The details pane of `job`, alone in the queue, opened with Enter: its lines, trimmed.
+    static func details(of job: UploadJob, size: Size) -> [String] {
+        var app = queueApp([job], size: size)
+        app.press(.enter)
+        return trimmed(app.screen(width: size.width, height: size.height).lines())
+    }
+
     @Test("the Size column shows the file's size whatever the request adds; details show the request's size")
     func sizeColumnIsTheFileSize() {
         let started = UploadJob(id: 1, spec: Self.spec("two.txt", size: 2), state: .uploading,

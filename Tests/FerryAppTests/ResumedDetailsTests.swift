@@ -14,9 +14,7 @@ struct ResumedDetailsTests {
                                  connection: ConnectionOptions(resumesUploads: true))
         let job = UploadJob(id: 1, spec: spec, state: .succeeded, progress: UploadProgress(bytesSent: 1000, totalBytes: 1000),
                             attempts: 1, response: response)
-        var app = QueueRowTests.queueApp([job], size: Size(width: 120, height: 30))
-        app.press(.enter)
-        let details = QueueRowTests.trimmed(app.screen(width: 120, height: 30).lines())
+        let details = QueueRowTests.details(of: job, size: Size(width: 120, height: 30))
         #expect(details.contains { $0.contains("Response: 201") }, "\(details)")
         #expect(details.contains { $0.contains("· the connection was lost; resumed at 40 % (400 B of 1000 B kept by the server)") }, "\(details)")
         #expect(details.contains { $0.contains("· the connection was lost; resumed at 61 % (610 B of 1000 B kept by the server)") }, "\(details)")

@@ -17,9 +17,7 @@ struct TusDetailsTests {
                                                                                                modificationTimeNanoseconds: 1)],
                                                        tus: TusJobOptions()),
                             state: .failed, attempts: 2, tus: checkpoint)
-        var app = QueueRowTests.queueApp([job], size: Size(width: 100, height: 30))
-        app.press(.enter)
-        let details = QueueRowTests.trimmed(app.screen(width: 100, height: 30).lines())
+        let details = QueueRowTests.details(of: job, size: Size(width: 100, height: 30))
         #expect(details.contains { $0.contains("tus upload: http://h/files/ab · 610 B of 1000 B confirmed") }, "\(details)")
         #expect(details.contains { $0.contains("· upload created at http://h/files/ab") }, "\(details)")
         #expect(details.contains { $0.contains("· resumed at 61 % (byte 610 of 1000)") }, "\(details)")
