@@ -11,7 +11,9 @@ import Uploading
 ///
 /// Progress counts body bytes written; once resumed, from the offset the server confirmed. The manager's last-byte gate (`bodyCompleting`) is asked by
 /// whichever request carries the body's last byte. A cancel aborts the request in flight and
-/// reports its failure; nothing is resumed after it.
+/// reports its failure; nothing is resumed after it. A job cancelled rather than stopped
+/// (`cancelDiscardingUpload`) also removes what the server keeps for resuming (`DELETE` on the
+/// upload's URL) before it reports.
 final class ResumableTransfer: TransportTask {
     private struct State: Sendable {
         var machine: ResumableUploadStateMachine
@@ -21,8 +23,10 @@ final class ResumableTransfer: TransportTask {
         var base: Int64 = 0
         /// The body bytes counted when no request is in flight.
         var counted: Int64 = 0
-        /// Whether `cancel()` was called.
+        /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
         var cancelled = false
+        /// Whether the cancel removes the upload from the server.
+        var discards = false
     }
 
     private let pool: ConnectionPool
@@ -62,8 +66,18 @@ final class ResumableTransfer: TransportTask {
     }
 
     func cancel() {
+        abort(discardingUpload: false)
+    }
+
+    func cancelDiscardingUpload() {
+        abort(discardingUpload: true)
+    }
+
+    private func abort(discardingUpload: Bool) {
         let current = state.withLock { state -> TransferExchange? in
+            guard !state.cancelled else { return nil }
             state.cancelled = true
+            state.discards = discardingUpload
             return state.current
         }
         current?.cancel()
@@ -100,26 +114,38 @@ final class ResumableTransfer: TransportTask {
             state.base = state.machine.offset
             return false
         }
-        if cancelled { return completion(.failure(.transferFailed(reason: .other(message: "cancelled")))) }
+        if cancelled { return endCancelled(.failure(.transferFailed(reason: .other(message: "cancelled")))) }
         exchange.start()
     }
 
     /// A request's exchange ended: its answer or failure goes to the machine; after a cancel the
     /// exchange's own outcome is the attempt's.
     private func exchangeEnded(_ result: Result<UploadResponse, UploadError>) {
-        perform(state.withLock { state in
+        let action = state.withLock { state -> ResumableUploadStateMachine.Action? in
             if let current = state.current { state.counted = state.base + current.bytesWritten }
             state.current = nil
-            if state.cancelled {
-                switch result {
-                case let .success(response): return .finish(response)
-                case let .failure(error): return .fail(error)
-                }
-            }
+            if state.cancelled { return nil }
             switch result {
             case let .success(response): return state.machine.answered(response)
             case let .failure(error): return state.machine.failed(error)
             }
-        })
+        }
+        guard let action else { return endCancelled(result) }
+        perform(action)
+    }
+
+    /// Reports a cancelled attempt's outcome — after `DELETE` of the upload when the job was
+    /// cancelled, the server named the upload and did not answer the request first.
+    private func endCancelled(_ result: Result<UploadResponse, UploadError>) {
+        let removal = state.withLock { state -> RequestMessage? in
+            guard state.discards, case .failure = result else { return nil }
+            state.discards = false
+            return state.machine.cancellationRequest()
+        }
+        guard let removal else { return completion(result) }
+        var exchangeRequest = request
+        exchangeRequest.message = removal
+        TransferExchange(pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: { true },
+                         completion: { _ in self.completion(result) }).start()
     }
 }

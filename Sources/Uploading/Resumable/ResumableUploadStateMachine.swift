@@ -127,6 +127,14 @@ public struct ResumableUploadStateMachine: Sendable {
         }
     }
 
+    /// The request that removes the upload from the server (`DELETE` on its URL), for a job
+    /// cancelled rather than stopped; nil when the server named no upload URL.
+    ///
+    /// - Returns: The request.
+    public func cancellationRequest() -> RequestMessage? {
+        uploadURL.map { request("DELETE", to: $0, headers: [], body: RequestBody(segments: [], contentType: "")) }
+    }
+
     /// Whether a failure is the connection's (lost, timed out, or not reopened), which the
     /// server's offset can settle; not a stop or a cancel, nor TLS, a proxy or a bad reply.
     private static func isResumable(_ error: UploadError) -> Bool {

@@ -143,6 +143,17 @@ struct ResumableUploadStateMachineTests {
         #expect(stoppedError == stop)
     }
 
+    @Test("a cancelled job's DELETE goes to the upload's URL; without one there is nothing to remove")
+    func cancellation() throws {
+        var machine = Machine(message: Self.message)
+        _ = machine.start()
+        #expect(machine.cancellationRequest() == nil)
+        machine.informational(status: 104, headers: Self.resumption)
+        let delete = try #require(machine.cancellationRequest())
+        #expect(delete.method == "DELETE" && delete.target.url == "http://127.0.0.1:8080/resumable_upload/1-2")
+        #expect(Self.value("Upload-Draft-Interop-Version", in: delete) == "6" && delete.body.contentLength == 0)
+    }
+
     @Test("an upload URL on another origin gets no credentials")
     func otherOrigin() throws {
         var machine = Machine(message: Self.message)

@@ -13,7 +13,8 @@ import Synchronization
 /// server wires it. The sink sees one request per upload, however many connections brought it.
 ///
 /// With `cutAfter`, the first connection that brings more than that many bytes is closed by the
-/// server mid-body, as a dropped link would end it.
+/// server mid-body, as a dropped link would end it; with `stallAfter`, each connection stops
+/// being read once it brought that many, so its client stays mid-body.
 final class ResumableUploadServer: Sendable {
     /// A request the sink received.
     struct Received: Sendable {
@@ -23,6 +24,8 @@ final class ResumableUploadServer: Sendable {
         var body: [UInt8] = []
         /// Whether its end arrived.
         var complete = false
+        /// Whether `NIOResumableUpload` ended it without its end (a cancellation, a timeout).
+        var abandoned = false
     }
 
     /// The server's port.
@@ -51,12 +54,14 @@ final class ResumableUploadServer: Sendable {
 
     /// Starts a server on a free port of 127.0.0.1.
     ///
-    /// - Parameter cutAfter: Close the first connection that brings more than this many bytes.
+    /// - Parameters:
+    ///   - cutAfter: Close the first connection that brings more than this many bytes.
+    ///   - stallAfter: Stop reading a connection once it brought this many bytes.
     /// - Returns: The running server; call ``shutdown()``.
-    static func start(cutAfter: Int? = nil) async throws -> ResumableUploadServer {
+    static func start(cutAfter: Int? = nil, stallAfter: Int? = nil) async throws -> ResumableUploadServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let sink = SinkRecords()
-        let counter = Cutter(after: cutAfter)
+        let counter = Cutter(after: cutAfter, stallAfter: stallAfter)
         let context = Mutex<HTTPResumableUploadContext?>(nil)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -94,10 +99,13 @@ private final class SinkRecords: Sendable {
 private final class Cutter: Sendable {
     let total = Mutex(0)
     private let after: Int?
+    /// Stop reading a connection once it brought this many bytes.
+    let stallAfter: Int?
     private let cut = Mutex(false)
 
-    init(after: Int?) {
+    init(after: Int?, stallAfter: Int?) {
         self.after = after
+        self.stallAfter = stallAfter
     }
 
     /// Counts `count` more bytes of a connection that brought `connectionBytes` with them.
@@ -114,10 +122,12 @@ private final class Cutter: Sendable {
 }
 
 /// First in each connection's pipeline: counts what arrives, closes the connection the
-/// `Cutter` picks (the bytes that crossed the line are not passed on).
-private final class CuttingHandler: ChannelInboundHandler, Sendable {
+/// `Cutter` picks (the bytes that crossed the line are not passed on), stops reading one that
+/// brought the `Cutter`'s `stallAfter`.
+private final class CuttingHandler: ChannelDuplexHandler, Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
 
     private let cutter: Cutter
     private let connectionBytes = Mutex(0)
@@ -137,6 +147,13 @@ private final class CuttingHandler: ChannelInboundHandler, Sendable {
             return
         }
         context.fireChannelRead(data)
+    }
+
+    /// Passes a read on unless the connection brought `stallAfter` bytes (`NIOResumableUpload`
+    /// asks for reads itself, whatever `autoRead` says).
+    func read(context: ChannelHandlerContext) {
+        if let stall = cutter.stallAfter, connectionBytes.withLock({ $0 }) >= stall { return }
+        context.read()
     }
 }
 
@@ -178,5 +195,14 @@ private final class UploadSink: ChannelInboundHandler, Sendable {
             context.write(wrapOutboundOut(.body(answer)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let position = index.withLock({ $0 }) {
+            sink.records.withLock { records in
+                if !records[position].complete { records[position].abandoned = true }
+            }
+        }
+        context.fireChannelInactive()
     }
 }
