@@ -139,6 +139,20 @@ struct SendCommandTests {
         #expect(body.hasSuffix("--\(boundary)--\r\n"))
     }
 
+    @Test("--dry-run --resumable shows the fields of a resumable upload last; --print-curl passes them to curl")
+    func dryRunResumable() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("a.txt", bytes: 3, fill: 0x41)
+        let dry = try FerryProcess(["send", "--dry-run", "--resumable", "--url", "http://example.test/up", file], stateHome: dir.path)
+        #expect(try await dry.exitStatus() == 0)
+        let head = Array(dry.outputLines.prefix { !$0.isEmpty })
+        #expect(Array(head.suffix(2)) == ["Upload-Draft-Interop-Version: 6", "Upload-Complete: ?1"], "\(head)")
+        let curl = try FerryProcess(["send", "--print-curl", "--resumable", "--url", "http://example.test/up", file], stateHome: dir.path)
+        #expect(try await curl.exitStatus() == 0)
+        #expect(curl.outputLines.first?.contains("-H 'Upload-Draft-Interop-Version: 6' -H 'Upload-Complete: ?1'") == true,
+                "\(curl.outputLines)")
+    }
+
     @Test("FILEs mixed with options, after them and after --, are all planned with every option applied")
     func filesAmongOptions() async throws {
         let dir = TemporaryDirectory()

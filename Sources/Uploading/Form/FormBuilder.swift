@@ -44,7 +44,9 @@ public struct FormBuilder: Sendable {
     ///
     /// Checks, in order: the URL and method; the headers; the encoder's checks of every file
     /// (missing, directory, not regular, unreadable); then that no job file changed since it was
-    /// queued. `ferry send --dry-run` prints exactly this message.
+    /// queued. A resumable request (`ConnectionOptions.resumesUploads`) carries the creation fields
+    /// of resumable uploads last (``ResumableUploadFields/creationFields``). `ferry send --dry-run`
+    /// prints exactly this message.
     ///
     /// - Parameter spec: The job spec.
     /// - Returns: The message, with every header Ferry sends (`RequestHeaders`).
@@ -73,8 +75,9 @@ public struct FormBuilder: Sendable {
             throw .fileChangedSinceQueued(path: file.path)
         }
         do {
-            let headers = try RequestHeaders.build(target: target, userHeaders: spec.headers,
+            var headers = try RequestHeaders.build(target: target, userHeaders: spec.headers,
                                                    contentType: body.contentType, contentLength: body.contentLength)
+            if spec.connection.resumesUploads { headers += ResumableUploadFields.creationFields }
             return RequestMessage(method: spec.method, target: target, headers: headers, body: body.requestBody)
         } catch {
             throw .requestInvalid(reason: .invalidHeader(error))

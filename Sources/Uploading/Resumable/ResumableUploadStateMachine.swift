@@ -4,7 +4,7 @@ import Multipart
 /// interop version 6; `--resumable`), without I/O: answers and failures in, requests to send
 /// and the outcome out.
 ///
-/// The request goes out as it is, with ``ResumableUploadFields/creationFields`` added. A server
+/// The request goes out as it is (`FormBuilder` gave it ``ResumableUploadFields/creationFields``). A server
 /// that supports the draft answers at once with `104 Upload Resumption Supported` and a
 /// `Location`, the upload's own URL, then reads the body and answers as it always does. When the
 /// connection is lost before that answer and a `Location` was heard, the attempt is not lost:
@@ -70,14 +70,12 @@ public struct ResumableUploadStateMachine: Sendable {
         return 0
     }
 
-    /// The first request: `message` with the creation fields.
+    /// The first request: `message`.
     ///
     /// - Returns: The action.
     public mutating func start() -> Action {
-        var creation = message
-        creation.headers += ResumableUploadFields.creationFields
         step = .upload
-        return .send(creation)
+        return .send(message)
     }
 
     /// An informational response arrived for the request in flight: a `104` names the upload's URL.
@@ -171,11 +169,13 @@ public struct ResumableUploadStateMachine: Sendable {
     }
 
     /// A request to the upload's URL: the job's headers (credentials kept only on the same
-    /// origin, as a redirect keeps them), the interop version, `fields`, and for a `PATCH` the
-    /// body's type (the draft asks for it even on an empty one) and exact length.
+    /// origin, as a redirect keeps them) but the body's and the creation's, the interop version,
+    /// `fields`, and for a `PATCH` the body's type (the draft asks for it even on an empty one) and
+    /// exact length.
     private func request(_ method: String, to url: UploadTarget, headers fields: [HeaderField], body: RequestBody) -> RequestMessage {
-        var headers = RedirectPolicy.headers(message.headers, from: message.target, to: url).filter {
-            !HTTPToken.namesEqual($0.name, "Content-Type") && !HTTPToken.namesEqual($0.name, "Content-Length")
+        let replaced = ["Content-Type", "Content-Length", ResumableUploadFields.interopVersionName, ResumableUploadFields.completeName]
+        var headers = RedirectPolicy.headers(message.headers, from: message.target, to: url).filter { header in
+            !replaced.contains { HTTPToken.namesEqual(header.name, $0) }
         }
         headers.append(HeaderField(name: ResumableUploadFields.interopVersionName, value: String(ResumableUploadFields.interopVersion)))
         headers += fields

@@ -23,7 +23,7 @@ struct ResumableTransferTests {
             let message = RequestMessage(method: "POST", target: target, headers: [
                 HeaderField(name: "Host", value: target.hostHeader), HeaderField(name: "Content-Type", value: body.contentType),
                 HeaderField(name: "Content-Length", value: String(body.contentLength)),
-            ], body: body)
+            ] + ResumableUploadFields.creationFields, body: body)
             let request = UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
                                         idleTimeout: .seconds(30), connection: ConnectionOptions(resumesUploads: true))
             let done = AsyncStream<Result<UploadResponse, UploadError>>.makeStream()
