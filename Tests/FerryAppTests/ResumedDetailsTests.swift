@@ -16,7 +16,7 @@ struct ResumedDetailsTests {
                             attempts: 1, response: response)
         let details = QueueRowTests.details(of: job, size: Size(width: 120, height: 30))
         #expect(details.contains { $0.contains("Response: 201") }, "\(details)")
-        #expect(details.contains { $0.contains("· the connection was lost; resumed at 40 % (400 B of 1000 B kept by the server)") }, "\(details)")
-        #expect(details.contains { $0.contains("· the connection was lost; resumed at 61 % (610 B of 1000 B kept by the server)") }, "\(details)")
+        #expect(details.contains { $0.contains("· resumed at 40 % (400 B of 1000 B kept by the server)") }, "\(details)")
+        #expect(details.contains { $0.contains("· resumed at 61 % (610 B of 1000 B kept by the server)") }, "\(details)")
     }
 }

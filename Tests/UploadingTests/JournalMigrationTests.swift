@@ -10,7 +10,7 @@ import Testing
 @Suite("Journals GRDB wrote")
 struct JournalMigrationTests {
     /// Every migration, in the order GRDB applied and recorded them.
-    static let allIdentifiers = ["v1", "v2-attempt-history", "v3-client", "v4-typed-error", "v5-tus-checkpoint"]
+    static let allIdentifiers = ["v1", "v2-attempt-history", "v3-client", "v4-typed-error", "v5-tus-checkpoint", "v6-resumption"]
 
     /// The first version's tables, as GRDB's `v1` migration created them.
     static let firstVersionSchema = """

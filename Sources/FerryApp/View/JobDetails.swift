@@ -124,10 +124,10 @@ struct JobDetails: Widget {
         return lines
     }
 
-    /// Where a resumable request went on after a lost connection, in words.
+    /// Where a resumable request went on (after a lost connection, or a kill), in words.
     private static func resumedText(_ offset: Int64, of total: Int64?) -> String {
-        guard let total, total > 0 else { return "the connection was lost; resumed at byte \(offset), kept by the server" }
-        return "the connection was lost; resumed at \(Int(offset * 100 / total)) % (\(HumanFormat.bytes(offset)) of \(HumanFormat.bytes(total)) kept by the server)"
+        guard let total, total > 0 else { return "resumed at byte \(offset), kept by the server" }
+        return "resumed at \(Int(offset * 100 / total)) % (\(HumanFormat.bytes(offset)) of \(HumanFormat.bytes(total)) kept by the server)"
     }
 
     /// A line with its leading spaces made no-break spaces, which wrapping keeps.

@@ -6,8 +6,10 @@ import Uploading
 /// `--resumable`) on `HTTPTransport`: carries out what its `ResumableUploadStateMachine` decides,
 /// each request a `TransferExchange` through the pool, one at a time. The request goes out as it
 /// would without resumption (the same body, streamed the same way), and its informational
-/// responses reach the machine, which learns the upload's URL from a `104`; when the connection
-/// is lost, a `HEAD` and a `PATCH` with the body's rest from the server's offset go on with it.
+/// responses reach the machine, which learns the upload's URL from a `104` (and the manager, to
+/// journal it: `resumableUploadNamed`); when the connection is lost, a `HEAD` and a `PATCH` with
+/// the body's rest from the server's offset go on with it. A request naming an earlier run's
+/// upload (`resumableUploadURL`) asks it first.
 ///
 /// Progress counts body bytes written; once resumed, from the offset the server confirmed. The manager's last-byte gate (`bodyCompleting`) is asked by
 /// whichever request carries the body's last byte. A cancel aborts the request in flight and
@@ -51,7 +53,7 @@ final class ResumableTransfer: TransportTask {
         self.chunkSize = chunkSize
         self.bodyCompleting = bodyCompleting
         self.completion = completion
-        state = Mutex(State(machine: ResumableUploadStateMachine(message: request.message)))
+        state = Mutex(State(machine: ResumableUploadStateMachine(message: request.message, resumingAt: request.resumableUploadURL)))
     }
 
     /// Sends the request. Called from the transport's caller; does not block.
@@ -102,7 +104,12 @@ final class ResumableTransfer: TransportTask {
         var gate = bodyCompleting
         if message.method == "HEAD" { gate = { true } }
         let heard: @Sendable (Int, [HeaderField]) -> Void = { status, headers in
-            self.state.withLock { $0.machine.informational(status: status, headers: headers) }
+            let named = self.state.withLock { state -> String? in
+                let before = state.machine.uploadURL
+                state.machine.informational(status: status, headers: headers)
+                return state.machine.uploadURL == before ? nil : state.machine.uploadURL?.url
+            }
+            if let named { self.request.resumableUploadNamed?(named) }
         }
         let exchange = TransferExchange(
             pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: gate, informational: heard,

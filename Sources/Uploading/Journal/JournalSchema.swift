@@ -35,6 +35,7 @@ enum JournalSchema {
         ("v3-client", "ALTER TABLE upload_job ADD COLUMN client TEXT"),
         ("v4-typed-error", "ALTER TABLE upload_job ADD COLUMN last_error_reason TEXT"),
         ("v5-tus-checkpoint", "ALTER TABLE upload_job ADD COLUMN tus_checkpoint TEXT"),
+        ("v6-resumption", "ALTER TABLE upload_job ADD COLUMN resumption TEXT"),
     ]
 
     /// Applies the migrations `grdb_migrations` does not list, in order. A journal that is up to

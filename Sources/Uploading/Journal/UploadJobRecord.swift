@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// it, and it alone knows the columns.
 ///
 /// Rows are read by ``init(row:)`` from ``selectSQL``'s columns (JSON columns — `spec`,
-/// `attempt_history`, `last_error_reason`, `tus_checkpoint` — with a plain `JSONDecoder`); they
+/// `attempt_history`, `last_error_reason`, `tus_checkpoint`, `resumption` — with a plain `JSONDecoder`); they
 /// are written by the connection's cached statements: new rows by
 /// ``insertQueued(_:client:at:json:in:)``, state changes by ``updateRow(in:json:)`` from
 /// `value(of:json:)`, one switch over the columns. JSON columns keep the plain `JSONEncoder`
@@ -44,6 +44,9 @@ struct UploadJobRecord {
     /// A tus job's upload URL, confirmed offset, file stamp and notes (JSON), so a killed run's
     /// successor goes on from the server's offset.
     var tusCheckpoint: TusCheckpoint?
+    /// A resumable request's upload URL and body boundary (JSON), so a killed run's successor
+    /// goes on from the server's offset.
+    var resumption: ResumableCheckpoint?
     var updatedAt: Double
 
     /// The columns the record reads and writes, named as in the table.
@@ -59,6 +62,7 @@ struct UploadJobRecord {
         case responseTruncated = "response_truncated"
         case attemptHistory = "attempt_history"
         case tusCheckpoint = "tus_checkpoint"
+        case resumption
         case updatedAt = "updated_at"
 
         /// The column's index in ``UploadJobRecord/selectSQL``'s rows.
@@ -73,7 +77,7 @@ struct UploadJobRecord {
     /// The columns a state change writes.
     private static let stateColumns: [Column] = [
         .state, .attempts, .automaticRetries, .lastError, .lastErrorReason, .totalBytes, .updatedAt, .attemptHistory,
-        .tusCheckpoint,
+        .tusCheckpoint, .resumption,
     ]
     /// The columns a job's response adds to a state change.
     private static let responseColumns: [Column] = [.responseStatus, .responseHeaders, .responseBody, .responseTruncated]
@@ -143,6 +147,7 @@ struct UploadJobRecord {
         responseTruncated = (row.int64(Column.responseTruncated.index) ?? 0) != 0
         attemptHistory = try Self.decode([UploadAttempt].self, from: row, column: .attemptHistory)
         tusCheckpoint = try Self.decode(TusCheckpoint.self, from: row, column: .tusCheckpoint)
+        resumption = try Self.decode(ResumableCheckpoint.self, from: row, column: .resumption)
         updatedAt = row.double(Column.updatedAt.index) ?? 0
     }
 
@@ -168,6 +173,7 @@ struct UploadJobRecord {
         totalBytes = job.progress.totalBytes
         attemptHistory = job.attemptHistory.isEmpty ? nil : job.attemptHistory
         tusCheckpoint = job.tus
+        resumption = job.resumption
         responseStatus = job.response?.status
         responseHeaders = job.response.map { Self.headerLines($0.headers) }
         responseBody = job.response.map { Data($0.body) }
@@ -207,6 +213,7 @@ struct UploadJobRecord {
         case .responseTruncated: return SQLiteValue(responseTruncated)
         case .attemptHistory: return SQLiteValue(attemptHistory.map(JournalJSON.attempts))
         case .tusCheckpoint: return SQLiteValue(try tusCheckpoint.map(Self.json))
+        case .resumption: return SQLiteValue(try resumption.map(Self.json))
         case .updatedAt: return .real(updatedAt)
         }
     }
@@ -236,7 +243,8 @@ struct UploadJobRecord {
                 )
             },
             attemptHistory: attemptHistory ?? [],
-            tus: tusCheckpoint
+            tus: tusCheckpoint,
+            resumption: resumption
         )
     }
 

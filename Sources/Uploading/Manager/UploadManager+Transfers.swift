@@ -13,6 +13,7 @@ extension UploadManager {
         startProgressTick()
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
+        let resumption = spec.connection.resumesUploads ? machine.job(id)?.resumption : nil
         fileQueue.async { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
             var request: UploadRequest
@@ -35,6 +36,20 @@ extension UploadManager {
                         self.rootQueue.async {
                             guard let journalWriter = self.journalWriter else { return written() }
                             journalWriter.writeNow(then: written)
+                        }
+                    }
+                } else if spec.connection.resumesUploads {
+                    request = try formBuilder.resumableRequest(
+                        for: spec, jobID: id, attempt: attempt, connectTimeout: configuration.connectTimeout,
+                        idleTimeout: configuration.idleTimeout, checkpoint: resumption
+                    )
+                    let body = request.message.body
+                    request.resumableUploadNamed = { [weak self] url in
+                        guard let self, let checkpoint = ResumableCheckpoint(uploadURL: url, body: body) else { return }
+                        // Written through at once: a kill from here on leaves the upload's URL to the next run.
+                        self.rootQueue.async {
+                            self.run { $0.resumptionCheckpointed(id, attempt: attempt, checkpoint: checkpoint) }
+                            self.journalWriter?.writeNow {}
                         }
                     }
                 } else {

@@ -57,6 +57,13 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         set { changeOutcome { $0.tus = newValue } }
     }
 
+    /// Where a resumable request's upload stands (`--resumable`: the upload's URL, the body's
+    /// boundary); nil until a server named one, and once the job succeeded.
+    public internal(set) var resumption: ResumableCheckpoint? {
+        get { outcome?.fields.resumption }
+        set { changeOutcome { $0.resumption = newValue } }
+    }
+
     /// Creates a job.
     ///
     /// - Parameters:
@@ -70,6 +77,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     ///   - response: The last response.
     ///   - attemptHistory: The ended attempts, oldest first.
     ///   - tus: Where its tus upload stands.
+    ///   - resumption: Where its resumable request's upload stands.
     ///   - isHeld: Whether the queued job is held back until released.
     public init(
         id: UploadJobID,
@@ -82,6 +90,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         response: UploadResponse? = nil,
         attemptHistory: [UploadAttempt] = [],
         tus: TusCheckpoint? = nil,
+        resumption: ResumableCheckpoint? = nil,
         isHeld: Bool = false
     ) {
         self.id = id
@@ -92,7 +101,8 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         self.automaticRetries = automaticRetries
         self.retryAt = nil
         self.isHeld = isHeld && state == .queued
-        self.outcome = Outcome.make(lastError: lastError, response: response, attemptHistory: attemptHistory, tus: tus)
+        self.outcome = Outcome.make(Outcome.Fields(lastError: lastError, response: response, attemptHistory: attemptHistory, tus: tus,
+                                                   resumption: resumption))
     }
 
     /// Takes the state, retry instant and hold of a phase: the queue's projection of its job.
@@ -135,8 +145,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
     private mutating func changeOutcome(_ body: (inout Outcome.Fields) -> Void) {
         var fields = outcome?.fields ?? Outcome.Fields()
         body(&fields)
-        outcome = Outcome.make(lastError: fields.lastError, response: fields.response,
-                               attemptHistory: fields.attemptHistory, tus: fields.tus)
+        outcome = Outcome.make(fields)
     }
 
     /// The part of a job that most queued jobs lack. Immutable: copies of a job share it, and a
@@ -147,6 +156,7 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
             var response: UploadResponse?
             var attemptHistory: [UploadAttempt] = []
             var tus: TusCheckpoint?
+            var resumption: ResumableCheckpoint?
         }
 
         let fields: Fields
@@ -156,10 +166,9 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         }
 
         /// The outcome holding these values, or nil when there is nothing to hold.
-        static func make(lastError: UploadError?, response: UploadResponse?, attemptHistory: [UploadAttempt],
-                         tus: TusCheckpoint?) -> Outcome? {
-            guard lastError != nil || response != nil || !attemptHistory.isEmpty || tus != nil else { return nil }
-            return Outcome(Fields(lastError: lastError, response: response, attemptHistory: attemptHistory, tus: tus))
+        static func make(_ fields: Fields) -> Outcome? {
+            guard fields != Fields() else { return nil }
+            return Outcome(fields)
         }
 
         static func == (lhs: Outcome, rhs: Outcome) -> Bool {

@@ -17,8 +17,8 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// The URLs the request was redirected to (`-L`, 307 and 308), in order: the last one
     /// answered. Empty when the job's own URL answered.
     public var redirects: [String] = []
-    /// The offsets a resumable request (`--resumable`) went on from after lost connections, as
-    /// the server confirmed them, in order; nil when it was not resumed.
+    /// The offsets a resumable request (`--resumable`) went on from, after lost connections or an
+    /// earlier run's end, as the server confirmed them, in order; nil when it was not resumed.
     public var resumedAt: [Int64]?
 
     /// Creates a response.

@@ -83,6 +83,8 @@ extension UploadQueueStateMachine {
         var actions: [Action] = []
         leave(record, transferEnded: true, &actions)
         record.job.response = response
+        // An answer ends a resumable request's upload on the server: nothing is left to resume.
+        record.job.resumption = nil
         if response.isSuccess {
             record.job.lastError = nil
             if let total = record.job.progress.totalBytes { record.job.progress.bytesSent = total }

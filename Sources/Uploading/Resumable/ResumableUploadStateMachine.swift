@@ -15,6 +15,12 @@ import Multipart
 /// the same way, as long as each resumption moves the offset on (at most
 /// ``maximumResumptionsWithoutProgress`` in a row that do not).
 ///
+/// An upload an earlier run began with this very body (`resumingAt`, from the journal) is asked
+/// first: `HEAD`, then `PATCH` of the rest. When the server no longer has it, the request is sent
+/// whole as a new upload (the earlier one never completed, or the manager would not send the job
+/// again); when the server says it is complete, the answer was lost, and the attempt fails as
+/// "may have arrived".
+///
 /// What the server cannot vouch for is never resent: when the upload's URL no longer answers
 /// with an offset (404: the server finished and forgot it, or restarted), or says the upload is
 /// complete, the attempt fails with the connection's first failure, which the manager treats as
@@ -53,12 +59,17 @@ public struct ResumableUploadStateMachine: Sendable {
     /// The first failure of the connection, reported when the upload cannot be resumed.
     private var firstFailure: UploadError?
     private var resumptionsWithoutProgress = 0
+    /// Whether the attempt began by asking an earlier run's upload (until it is answered).
+    private var askingEarlierUpload = false
 
     /// Creates the machine for one attempt of `message`.
     ///
-    /// - Parameter message: The request as it would go without resumption.
-    public init(message: RequestMessage) {
+    /// - Parameters:
+    ///   - message: The request as it would go without resumption.
+    ///   - resumingAt: An earlier run's upload of this very body, to go on with.
+    public init(message: RequestMessage, resumingAt: UploadTarget? = nil) {
         self.message = message
+        uploadURL = resumingAt
     }
 
     /// The body's length: the bytes the upload holds once complete.
@@ -70,10 +81,15 @@ public struct ResumableUploadStateMachine: Sendable {
         return 0
     }
 
-    /// The first request: `message`.
+    /// The first request: `HEAD` on an earlier run's upload, or `message`.
     ///
     /// - Returns: The action.
     public mutating func start() -> Action {
+        if let uploadURL {
+            askingEarlierUpload = true
+            step = .locate
+            return .send(request("HEAD", to: uploadURL, headers: [], body: RequestBody(segments: [], contentType: "")))
+        }
         step = .upload
         return .send(message)
     }
@@ -152,6 +168,10 @@ public struct ResumableUploadStateMachine: Sendable {
     }
 
     private mutating func located(_ response: UploadResponse) -> Action {
+        if askingEarlierUpload {
+            askingEarlierUpload = false
+            return locatedEarlierUpload(response)
+        }
         let failure = firstFailure ?? .transferFailed(reason: .connectionLost(message: "the upload could not be resumed"))
         guard response.isSuccess, let uploadURL,
               let offset = response.value(forHeader: ResumableUploadFields.offsetName).flatMap(ResumableUploadFields.integer),
@@ -166,6 +186,22 @@ public struct ResumableUploadStateMachine: Sendable {
         ]
         return .send(request("PATCH", to: uploadURL, headers: fields,
                              body: message.body.suffix(from: offset, contentType: ResumableUploadFields.appendContentType)))
+    }
+
+    /// The answer about an earlier run's upload: go on from its offset, or send the request whole
+    /// as a new upload when the server no longer has it.
+    private mutating func locatedEarlierUpload(_ response: UploadResponse) -> Action {
+        if response.isSuccess, response.value(forHeader: ResumableUploadFields.completeName).flatMap(ResumableUploadFields.boolean) == true {
+            return .fail(.transferFailed(reason: .unansweredAfterSending(
+                .connectionLost(message: "the server holds the whole upload already, but its answer to it was lost"))))
+        }
+        if response.isSuccess, let offset = response.value(forHeader: ResumableUploadFields.offsetName).flatMap(ResumableUploadFields.integer),
+           (0...length).contains(offset) {
+            return located(response)
+        }
+        uploadURL = nil
+        step = .upload
+        return .send(message)
     }
 
     /// A request to the upload's URL: the job's headers (credentials kept only on the same

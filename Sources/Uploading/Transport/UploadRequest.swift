@@ -28,6 +28,12 @@ public struct UploadRequest: Sendable {
     /// an upload **must** wait for it before sending a byte to it, so a kill after the creation
     /// never loses the upload URL (a `--resume` would create another). Nil: nothing to wait for.
     public var tusCheckpointWritten: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// A resumable request's upload an earlier run began (`--resumable`, `ResumableCheckpoint`),
+    /// with this very body: the attempt asks it for its offset first and sends only the rest.
+    public var resumableUploadURL: UploadTarget?
+    /// Receives the upload's URL when a server names one for a resumable request (`104`), from
+    /// any thread; the manager keeps it in the job and its row.
+    public var resumableUploadNamed: (@Sendable (String) -> Void)?
 
     /// Creates a request.
     ///

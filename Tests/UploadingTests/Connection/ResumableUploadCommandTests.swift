@@ -54,6 +54,39 @@ struct ResumableUploadCommandTests {
         #expect(resumedAt.count == 1 && resumedAt[0] > 0 && resumedAt[0] <= 3 << 20, "\(resumedAt)")
     }
 
+    @Test("kill -9 mid-body, then --resume: the journaled upload goes on from the server's offset, the endpoint gets one whole request")
+    func killAndResume() async throws {
+        let server = try await ResumableUploadServer.start(stallAfter: 2 << 20)
+        let dir = TemporaryDirectory()
+        let content = Self.bytes(Self.size, seed: 4)
+        let file = try dir.write("killed.bin", content)
+        let state = dir.path("state")
+        let first = try FerryProcess(["send", "--json", "--resumable", "--retry", "0", "--url", server.baseURL + "/upload", file],
+                                     stateHome: state)
+        // The server stops reading at 2 MiB: once the client's writes stand still, it is killed.
+        var sent = -1
+        for _ in 0..<100 {
+            try await Task.sleep(for: .milliseconds(300))
+            let now = first.jsonEvents.compactMap { $0["bytes"] as? Int }.last ?? 0
+            if now == sent, now >= 2 << 20 { break }
+            sent = now
+        }
+        first.signal(SIGKILL)
+        _ = try await first.exitStatus()
+        #expect(sent >= 2 << 20 && sent < Self.size, "killed mid-body, at \(sent)")
+
+        let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+        let status = try await resumed.exitStatus(within: .seconds(60))
+        try await server.shutdown()
+        #expect(status == 0, "\(resumed.errorText)")
+        try Self.expectOneWholeRequest(server, holding: content)
+        let body = server.received.first?.body.count ?? 0
+        #expect(server.totalBytesIn < body + (1 << 20), "the rest only after the restart: \(server.totalBytesIn) for \(body)")
+        let succeeded = try #require(resumed.jsonEvents.first { $0["event"] as? String == "succeeded" })
+        let resumedAt = succeeded["resumedAt"] as? [Int] ?? []
+        #expect(resumedAt.count == 1 && resumedAt[0] >= 1 << 20, "\(succeeded)")
+    }
+
     @Test("a profile's resumable = true resumes a cut upload; --no-resumable switches it off, and the cut fails the upload")
     func fromProfile() async throws {
         for switchedOff in [false, true] {

@@ -1,4 +1,5 @@
 import Multipart
+import TestSupport
 import Testing
 @testable import Uploading
 
@@ -154,6 +155,82 @@ struct ResumableUploadStateMachineTests {
         let delete = try #require(machine.cancellationRequest())
         #expect(delete.method == "DELETE" && delete.target.url == "http://127.0.0.1:8080/resumable_upload/1-2")
         #expect(Self.value("Upload-Draft-Interop-Version", in: delete) == "6" && delete.body.contentLength == 0)
+    }
+
+    @Test("an earlier run's upload is asked first: PATCH of the rest from its offset; gone, the request goes whole; complete, it may have arrived")
+    func earlierRun() throws {
+        let earlier = try UploadTarget("http://127.0.0.1:8080/resumable_upload/7-7")
+        var going = Machine(message: Self.message, resumingAt: earlier)
+        let head = try #require(Self.sent(going.start()))
+        #expect(head.method == "HEAD" && head.target == earlier)
+        let patch = try #require(Self.sent(going.answered(Self.offsetAnswer(250))))
+        #expect(patch.method == "PATCH" && Self.value("Upload-Offset", in: patch) == "250" && patch.body.contentLength == 750)
+        guard case let .finish(response) = going.answered(UploadResponse(status: 201)) else {
+            Issue.record("the PATCH's answer did not finish the attempt")
+            return
+        }
+        #expect(response.resumedAt == [250])
+
+        for gone in [UploadResponse(status: 404), UploadResponse(status: 204)] {
+            var machine = Machine(message: Self.message, resumingAt: earlier)
+            _ = machine.start()
+            let whole = try #require(Self.sent(machine.answered(gone)))
+            #expect(whole.method == "POST" && whole.body == Self.body && whole.headers == Self.message.headers, "\(gone.status)")
+            #expect(machine.uploadURL == nil && machine.step == .upload)
+            machine.informational(status: 104, headers: Self.resumption)
+            #expect(machine.uploadURL?.url == "http://127.0.0.1:8080/resumable_upload/1-2", "the new upload's URL")
+        }
+
+        var complete = Machine(message: Self.message, resumingAt: earlier)
+        _ = complete.start()
+        guard case let .fail(error) = complete.answered(Self.offsetAnswer(1_000, complete: "?1")) else {
+            Issue.record("a complete upload was sent again")
+            return
+        }
+        #expect(error.mayHaveArrived, "\(error)")
+
+        var unreachable = Machine(message: Self.message, resumingAt: earlier)
+        _ = unreachable.start()
+        let refused = UploadError.transferFailed(reason: .connectionRefused(host: "127.0.0.1", port: 8080))
+        guard case let .fail(refusal) = unreachable.failed(refused) else {
+            Issue.record("an unreachable server did not fail the attempt")
+            return
+        }
+        #expect(refusal == refused, "the next attempt asks again")
+    }
+
+    @Test("a checkpoint names the body's boundary; its fingerprint tells another form, boundary or file from the same body")
+    func checkpointAndFingerprint() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("a.bin", bytes: 100)
+        let spec = UploadJobSpec(url: "http://127.0.0.1:8080/upload", textFields: [FormTextField(name: "k", value: "v")],
+                                 files: [QueuedFile(path: path, stamp: try FileInspector.inspect(path).stamp)],
+                                 connection: ConnectionOptions(resumesUploads: true))
+        let builder = FormBuilder()
+        let first = try builder.resumableRequest(for: spec, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(1),
+                                                 idleTimeout: .seconds(1), checkpoint: nil)
+        #expect(first.resumableUploadURL == nil)
+        #expect(Array(first.message.headers.suffix(2)) == ResumableUploadFields.creationFields)
+        let checkpoint = try #require(ResumableCheckpoint(uploadURL: "http://127.0.0.1:8080/resumable_upload/1-2", body: first.message.body))
+        #expect(first.message.body.contentType == "multipart/form-data; boundary=\(checkpoint.boundary)")
+
+        let again = try builder.resumableRequest(for: spec, jobID: UploadJobID(1), attempt: 2, connectTimeout: .seconds(1),
+                                                 idleTimeout: .seconds(1), checkpoint: checkpoint)
+        #expect(again.message.body == first.message.body, "the same boundary makes the same body")
+        #expect(again.resumableUploadURL?.url == checkpoint.uploadURL)
+
+        var otherForm = spec
+        otherForm.textFields = [FormTextField(name: "k", value: "w")]
+        let other = try builder.resumableRequest(for: otherForm, jobID: UploadJobID(1), attempt: 2, connectTimeout: .seconds(1),
+                                                 idleTimeout: .seconds(1), checkpoint: checkpoint)
+        #expect(other.resumableUploadURL == nil, "another body is never spliced onto the upload")
+        var otherBoundary = checkpoint
+        otherBoundary.boundary += "x"
+        #expect(ResumableCheckpoint.fingerprint(of: other.message.body) != checkpoint.bodyFingerprint)
+        let fresh = try builder.resumableRequest(for: spec, jobID: UploadJobID(1), attempt: 2, connectTimeout: .seconds(1),
+                                                 idleTimeout: .seconds(1), checkpoint: otherBoundary)
+        #expect(fresh.resumableUploadURL == nil)
+        #expect(ResumableCheckpoint(uploadURL: "u", body: RequestBody(segments: [], contentType: "application/octet-stream")) == nil)
     }
 
     @Test("an upload URL on another origin gets no credentials")

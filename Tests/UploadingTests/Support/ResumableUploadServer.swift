@@ -13,7 +13,7 @@ import Synchronization
 /// server wires it. The sink sees one request per upload, however many connections brought it.
 ///
 /// With `cutAfter`, the first connection that brings more than that many bytes is closed by the
-/// server mid-body, as a dropped link would end it; with `stallAfter`, each connection stops
+/// server mid-body, as a dropped link would end it; with `stallAfter`, the first connection stops
 /// being read once it brought that many, so its client stays mid-body.
 final class ResumableUploadServer: Sendable {
     /// A request the sink received.
@@ -56,7 +56,7 @@ final class ResumableUploadServer: Sendable {
     ///
     /// - Parameters:
     ///   - cutAfter: Close the first connection that brings more than this many bytes.
-    ///   - stallAfter: Stop reading a connection once it brought this many bytes.
+    ///   - stallAfter: Stop reading the first connection once it brought this many bytes.
     /// - Returns: The running server; call ``shutdown()``.
     static func start(cutAfter: Int? = nil, stallAfter: Int? = nil) async throws -> ResumableUploadServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -99,13 +99,22 @@ private final class SinkRecords: Sendable {
 private final class Cutter: Sendable {
     let total = Mutex(0)
     private let after: Int?
-    /// Stop reading a connection once it brought this many bytes.
+    /// Stop reading the first connection once it brought this many bytes.
     let stallAfter: Int?
     private let cut = Mutex(false)
+    private let connections = Mutex(0)
 
     init(after: Int?, stallAfter: Int?) {
         self.after = after
         self.stallAfter = stallAfter
+    }
+
+    /// Numbers a new connection, from 0.
+    func connectionOpened() -> Int {
+        connections.withLock { count in
+            defer { count += 1 }
+            return count
+        }
     }
 
     /// Counts `count` more bytes of a connection that brought `connectionBytes` with them.
@@ -131,9 +140,12 @@ private final class CuttingHandler: ChannelDuplexHandler, Sendable {
 
     private let cutter: Cutter
     private let connectionBytes = Mutex(0)
+    /// The connection's number, from 0.
+    private let number: Int
 
     init(_ cutter: Cutter) {
         self.cutter = cutter
+        number = cutter.connectionOpened()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -149,10 +161,10 @@ private final class CuttingHandler: ChannelDuplexHandler, Sendable {
         context.fireChannelRead(data)
     }
 
-    /// Passes a read on unless the connection brought `stallAfter` bytes (`NIOResumableUpload`
-    /// asks for reads itself, whatever `autoRead` says).
+    /// Passes a read on unless this is the first connection and it brought `stallAfter` bytes
+    /// (`NIOResumableUpload` asks for reads itself, whatever `autoRead` says).
     func read(context: ChannelHandlerContext) {
-        if let stall = cutter.stallAfter, connectionBytes.withLock({ $0 }) >= stall { return }
+        if number == 0, let stall = cutter.stallAfter, connectionBytes.withLock({ $0 }) >= stall { return }
         context.read()
     }
 }
