@@ -16,7 +16,7 @@ import Uploading
 /// reports its failure; nothing is resumed after it. A job cancelled rather than stopped
 /// (`cancelDiscardingUpload`) also removes what the server keeps for resuming (`DELETE` on the
 /// upload's URL) before it reports.
-final class ResumableTransfer: TransportTask {
+final class ResumableTransfer: MultiRequestTransfer {
     private struct State: Sendable {
         var machine: ResumableUploadStateMachine
         /// The request in flight.
@@ -25,10 +25,8 @@ final class ResumableTransfer: TransportTask {
         var base: Int64 = 0
         /// The body bytes counted when no request is in flight.
         var counted: Int64 = 0
-        /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
-        var cancelled = false
-        /// Whether the cancel removes the upload from the server.
-        var discards = false
+        /// Whether a cancel was asked for, and whether it removes the upload (`DELETE`).
+        var cancellation = TransferCancellation()
     }
 
     private let pool: ConnectionPool
@@ -67,22 +65,8 @@ final class ResumableTransfer: TransportTask {
         return base + current.bytesWritten
     }
 
-    func cancel() {
-        abort(discardingUpload: false)
-    }
-
-    func cancelDiscardingUpload() {
-        abort(discardingUpload: true)
-    }
-
-    private func abort(discardingUpload: Bool) {
-        let current = state.withLock { state -> TransferExchange? in
-            guard !state.cancelled else { return nil }
-            state.cancelled = true
-            state.discards = discardingUpload
-            return state.current
-        }
-        current?.cancel()
+    func recordCancel(discardingUpload: Bool) -> TransferExchange? {
+        state.withLock { $0.cancellation.record(discardingUpload: discardingUpload) ? $0.current : nil }
     }
 
     /// Carries out the machine's action. **Must** be called outside the state's lock.
@@ -116,7 +100,7 @@ final class ResumableTransfer: TransportTask {
             completion: { result in self.exchangeEnded(result) }
         )
         let cancelled = state.withLock { state -> Bool in
-            guard !state.cancelled else { return true }
+            guard !state.cancellation.isRequested else { return true }
             state.current = exchange
             state.base = state.machine.offset
             return false
@@ -131,7 +115,7 @@ final class ResumableTransfer: TransportTask {
         let action = state.withLock { state -> ResumableUploadStateMachine.Action? in
             if let current = state.current { state.counted = state.base + current.bytesWritten }
             state.current = nil
-            if state.cancelled { return nil }
+            if state.cancellation.isRequested { return nil }
             switch result {
             case let .success(response): return state.machine.answered(response)
             case let .failure(error): return state.machine.failed(error)
@@ -145,8 +129,8 @@ final class ResumableTransfer: TransportTask {
     /// cancelled, the server named the upload and did not answer the request first.
     private func endCancelled(_ result: Result<UploadResponse, UploadError>) {
         let removal = state.withLock { state -> RequestMessage? in
-            guard state.discards, case .failure = result else { return nil }
-            state.discards = false
+            guard state.cancellation.discardsUpload, case .failure = result else { return nil }
+            state.cancellation.discardsUpload = false
             return state.machine.cancellationRequest()
         }
         guard let removal else { return completion(result) }

@@ -17,17 +17,15 @@ import Uploading
 /// read, so an upload just created is known and kept in the checkpoint), the attempt reports
 /// cancelled — after `DELETE` of the upload when the job was cancelled (not stopped) and the
 /// server offers termination.
-final class TusTransfer: TransportTask {
+final class TusTransfer: MultiRequestTransfer {
     private struct State: Sendable {
         var machine: TusClientStateMachine
         /// The request in flight.
         var current: TransferExchange?
         /// When the request in flight started (its answer's time sizes the next chunks).
         var currentStarted: ContinuousClock.Instant?
-        /// Whether `cancel()` or `cancelDiscardingUpload()` was called.
-        var cancelRequested = false
-        /// Whether the cancel removes the upload (`DELETE`).
-        var discardsUpload = false
+        /// Whether a cancel was asked for, and whether it removes the upload (`DELETE`).
+        var cancellation = TransferCancellation()
         /// Whether the machine heard of the cancel.
         var cancelHandled = false
         /// The checkpoint last reported to `request.tusCheckpointed`.
@@ -74,24 +72,8 @@ final class TusTransfer: TransportTask {
         state.withLock { $0.machine.offset }
     }
 
-    /// Aborts the request in flight and keeps the upload for resuming (the job was stopped).
-    func cancel() {
-        abort(discardingUpload: false)
-    }
-
-    /// Aborts the request in flight, then removes the upload (`DELETE`; the job was cancelled).
-    func cancelDiscardingUpload() {
-        abort(discardingUpload: true)
-    }
-
-    private func abort(discardingUpload: Bool) {
-        let current = state.withLock { state -> TransferExchange? in
-            guard !state.cancelRequested else { return nil }
-            state.cancelRequested = true
-            state.discardsUpload = discardingUpload
-            return state.current
-        }
-        current?.cancel()
+    func recordCancel(discardingUpload: Bool) -> TransferExchange? {
+        state.withLock { $0.cancellation.record(discardingUpload: discardingUpload) ? $0.current : nil }
     }
 
     /// Reports where the upload stands, then carries out the machine's action — once the journal
@@ -138,9 +120,9 @@ final class TusTransfer: TransportTask {
             completion: { result in self.exchangeEnded(result) }
         )
         let cancelled = state.withLock { state -> TusClientStateMachine.Action? in
-            if state.cancelRequested, !state.cancelHandled, tusRequest.purpose != .terminate {
+            if state.cancellation.isRequested, !state.cancelHandled, tusRequest.purpose != .terminate {
                 state.cancelHandled = true
-                return state.machine.cancel(discardingUpload: state.discardsUpload)
+                return state.machine.cancel(discardingUpload: state.cancellation.discardsUpload)
             }
             state.current = exchange
             state.currentStarted = .now
@@ -165,10 +147,10 @@ final class TusTransfer: TransportTask {
             state.current = nil
             let elapsed = state.currentStarted.map { ContinuousClock.now - $0 }
             state.currentStarted = nil
-            if state.cancelRequested, !state.cancelHandled {
+            if state.cancellation.isRequested, !state.cancelHandled {
                 state.cancelHandled = true
                 if case let .success(response) = result { _ = state.machine.answered(response) }
-                return state.machine.cancel(discardingUpload: state.discardsUpload)
+                return state.machine.cancel(discardingUpload: state.cancellation.discardsUpload)
             }
             switch result {
             case let .success(response): return state.machine.answered(response, after: elapsed)

@@ -16,6 +16,15 @@ struct ResumableUploadCommandTests {
         (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761 &+ seed) >> 13) }
     }
 
+    /// A server, a folder, and an 8 MiB file in it with its content.
+    static func fixture(cutAfter: Int? = nil, stallAfter: Int? = nil, seed: Int) async throws
+        -> (server: ResumableUploadServer, dir: TemporaryDirectory, content: [UInt8], file: String) {
+        let server = try await ResumableUploadServer.start(cutAfter: cutAfter, stallAfter: stallAfter)
+        let dir = TemporaryDirectory()
+        let content = bytes(size, seed: seed)
+        return (server, dir, content, try dir.write("upload-\(seed).bin", content))
+    }
+
     /// Checks that the endpoint received exactly one request, complete, holding `content` under
     /// its `Content-Length`.
     static func expectOneWholeRequest(_ server: ResumableUploadServer, holding content: [UInt8]) throws {
@@ -35,10 +44,7 @@ struct ResumableUploadCommandTests {
 
     @Test("the server cuts the connection at 3 of 8 MiB: HEAD and PATCH go on from its offset, the endpoint gets one whole request")
     func cutAndResumed() async throws {
-        let server = try await ResumableUploadServer.start(cutAfter: 3 << 20)
-        let dir = TemporaryDirectory()
-        let content = Self.bytes(Self.size, seed: 3)
-        let file = try dir.write("large.bin", content)
+        let (server, dir, content, file) = try await Self.fixture(cutAfter: 3 << 20, seed: 3)
         let send = try FerryProcess(["send", "--json", "--resumable", "--retry", "0", "--url", server.baseURL + "/upload",
                                      "-F", "note=über", file], stateHome: dir.path("state"))
         let status = try await send.exitStatus(within: .seconds(90))
@@ -56,10 +62,7 @@ struct ResumableUploadCommandTests {
 
     @Test("kill -9 mid-body, then --resume: the journaled upload goes on from the server's offset, the endpoint gets one whole request")
     func killAndResume() async throws {
-        let server = try await ResumableUploadServer.start(stallAfter: 2 << 20)
-        let dir = TemporaryDirectory()
-        let content = Self.bytes(Self.size, seed: 4)
-        let file = try dir.write("killed.bin", content)
+        let (server, dir, content, file) = try await Self.fixture(stallAfter: 2 << 20, seed: 4)
         let state = dir.path("state")
         let first = try FerryProcess(["send", "--json", "--resumable", "--retry", "0", "--url", server.baseURL + "/upload", file],
                                      stateHome: state)
