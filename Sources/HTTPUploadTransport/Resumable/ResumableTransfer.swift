@@ -99,13 +99,15 @@ final class ResumableTransfer: MultiRequestTransfer {
             pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: gate, informational: heard,
             completion: { result in self.exchangeEnded(result) }
         )
-        let cancelled = state.withLock { state -> Bool in
-            guard !state.cancellation.isRequested else { return true }
+        let (cancelled, resumedAt) = state.withLock { state -> (Bool, Int64?) in
+            guard !state.cancellation.isRequested else { return (true, nil) }
             state.current = exchange
             state.base = state.machine.offset
-            return false
+            if case let .append(offset) = state.machine.step { return (false, offset) }
+            return (false, nil)
         }
         if cancelled { return endCancelled(.failure(.transferFailed(reason: .other(message: "cancelled")))) }
+        if let resumedAt { request.resumableUploadResumed?(resumedAt) }
         exchange.start()
     }
 

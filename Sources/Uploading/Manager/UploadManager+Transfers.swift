@@ -52,6 +52,13 @@ extension UploadManager {
                             self.journalWriter?.writeNow {}
                         }
                     }
+                    request.resumableUploadResumed = { [weak self] offset in
+                        guard let self else { return }
+                        self.rootQueue.async {
+                            let now = self.scheduler.now
+                            self.run { $0.resumableUploadResumed(id, attempt: attempt, at: offset, now: now); return [] }
+                        }
+                    }
                 } else {
                     request = try formBuilder.request(
                         for: spec, jobID: id, attempt: attempt,

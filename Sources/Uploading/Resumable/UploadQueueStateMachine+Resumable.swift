@@ -16,4 +16,21 @@ extension UploadQueueStateMachine {
         jobs[id] = record
         return [.persist(.update(record.job, includingSpec: false))]
     }
+
+    /// A resumable request goes on from the server's `offset`: progress is there, and the rate
+    /// starts from it, so speed and ETA count only what this attempt sends from now on.
+    ///
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - attempt: The attempt.
+    ///   - offset: The server's offset.
+    ///   - now: The current instant.
+    public mutating func resumableUploadResumed(_ id: UploadJobID, attempt: Int, at offset: Int64, now: SchedulerInstant) {
+        guard var (record, flight) = current(id, attempt) else { return }
+        flight.rate.reset()
+        flight.rate.record(offset, at: now)
+        record.job.progress.bytesSent = offset
+        record.phase = .uploading(flight)
+        jobs[id] = record
+    }
 }

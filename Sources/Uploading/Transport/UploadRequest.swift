@@ -34,6 +34,9 @@ public struct UploadRequest: Sendable {
     /// Receives the upload's URL when a server names one for a resumable request (`104`), from
     /// any thread; the manager keeps it in the job and its row.
     public var resumableUploadNamed: (@Sendable (String) -> Void)?
+    /// Receives the offset a resumable request goes on from (the server's, before its `PATCH`),
+    /// from any thread: progress restarts there, and speed counts only what is sent from it.
+    public var resumableUploadResumed: (@Sendable (Int64) -> Void)?
 
     /// Creates a request.
     ///
