@@ -11,8 +11,9 @@ import Uploading
 /// the body's rest from the server's offset go on with it. A request naming an earlier run's
 /// upload (`resumableUploadURL`) asks it first.
 ///
-/// Progress counts body bytes written; once resumed, from the offset the server confirmed. The manager's last-byte gate (`bodyCompleting`) is asked by
-/// whichever request carries the body's last byte. A cancel aborts the request in flight and
+/// Progress counts body bytes written; once resumed, from the offset the server confirmed. The
+/// manager's last-byte gate (`bodyCompleting`) is asked by whichever request carries the body's
+/// last byte. A cancel aborts the request in flight and
 /// reports its failure; nothing is resumed after it. A job cancelled rather than stopped
 /// (`cancelDiscardingUpload`) also removes what the server keeps for resuming (`DELETE` on the
 /// upload's URL) before it reports.
@@ -83,8 +84,6 @@ final class ResumableTransfer: MultiRequestTransfer {
 
     /// Starts a request's exchange, unless a cancel came first.
     private func send(_ message: RequestMessage) {
-        var exchangeRequest = request
-        exchangeRequest.message = message
         var gate = bodyCompleting
         if message.method == "HEAD" { gate = { true } }
         let heard: @Sendable (Int, [HeaderField]) -> Void = { status, headers in
@@ -96,7 +95,7 @@ final class ResumableTransfer: MultiRequestTransfer {
             if let named { self.request.resumableUploadNamed?(named) }
         }
         let exchange = TransferExchange(
-            pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: gate, informational: heard,
+            pool: pool, request: request(sending: message), chunkSize: chunkSize, bodyCompleting: gate, informational: heard,
             completion: { result in self.exchangeEnded(result) }
         )
         let (cancelled, resumedAt) = state.withLock { state -> (Bool, Int64?) in
@@ -136,9 +135,14 @@ final class ResumableTransfer: MultiRequestTransfer {
             return state.machine.cancellationRequest()
         }
         guard let removal else { return completion(result) }
-        var exchangeRequest = request
-        exchangeRequest.message = removal
-        TransferExchange(pool: pool, request: exchangeRequest, chunkSize: chunkSize, bodyCompleting: { true },
+        TransferExchange(pool: pool, request: request(sending: removal), chunkSize: chunkSize, bodyCompleting: { true },
                          completion: { _ in self.completion(result) }).start()
+    }
+
+    /// The attempt's request with another message (the job's timeouts and connection options).
+    private func request(sending message: RequestMessage) -> UploadRequest {
+        var exchangeRequest = request
+        exchangeRequest.message = message
+        return exchangeRequest
     }
 }

@@ -165,12 +165,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             running?.machine.responseBytesArrived()
             let headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
             let status = Int(head.status.code)
-            if (100..<200).contains(status), status != 101 {
+            if ExchangeStateMachine.isInformational(status) {
                 running?.request.informational?(status, headers)
             } else {
                 running?.headReceived = true
             }
-            act(running?.machine.responseHeadReceived(status: Int(head.status.code), headers: headers,
+            act(running?.machine.responseHeadReceived(status: status, headers: headers,
                                                       keepAlive: head.isKeepAlive))
         case let .body(buffer):
             act(running?.machine.responseBodyReceived(buffer.readableBytesView))

@@ -133,7 +133,7 @@ struct ExchangeStateMachine: Sendable {
     mutating func responseHeadReceived(status: Int, headers: [HeaderField], keepAlive: Bool) -> Action {
         switch response {
         case .waitingForHead, .informational:
-            if (100..<200).contains(status), status != 101 {
+            if Self.isInformational(status) {
                 response = .informational
                 return .none
             }
@@ -160,6 +160,11 @@ struct ExchangeStateMachine: Sendable {
         response = .finished
         let captured = UploadResponse(status: status, headers: headers, body: body, isBodyTruncated: true)
         return .finish(.response(captured), .close)
+    }
+
+    /// Whether a status is an informational response's (1xx but 101, which switches protocols).
+    static func isInformational(_ status: Int) -> Bool {
+        (100..<200).contains(status) && status != 101
     }
 
     /// The response ended as framed.

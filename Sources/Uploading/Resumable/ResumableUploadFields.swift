@@ -48,10 +48,7 @@ public enum ResumableUploadFields {
     }
 
     /// The item of a field value without its parameters and surrounding spaces.
-    private static func bareItem(_ value: String) -> Substring {
-        var item = value.prefix { $0 != ";" }
-        while let first = item.first, first == " " || first == "\t" { item = item.dropFirst() }
-        while let last = item.last, last == " " || last == "\t" { item = item.dropLast() }
-        return item
+    private static func bareItem(_ value: String) -> String {
+        value.prefix { $0 != ";" }.trimming { $0 == " " || $0 == "\t" }
     }
 }

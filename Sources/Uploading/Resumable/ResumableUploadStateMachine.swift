@@ -48,6 +48,8 @@ public struct ResumableUploadStateMachine: Sendable {
 
     /// How many resumptions in a row may end without the server's offset moving on.
     public static let maximumResumptionsWithoutProgress = 3
+    /// The body of a `HEAD` and a `DELETE`.
+    private static let noBody = RequestBody(segments: [], contentType: "")
 
     private let message: RequestMessage
     /// The upload's URL, from the `104`'s `Location`.
@@ -88,7 +90,7 @@ public struct ResumableUploadStateMachine: Sendable {
         if let uploadURL {
             askingEarlierUpload = true
             step = .locate
-            return .send(request("HEAD", to: uploadURL, headers: [], body: RequestBody(segments: [], contentType: "")))
+            return .send(request("HEAD", to: uploadURL, headers: [], body: Self.noBody))
         }
         step = .upload
         return .send(message)
@@ -146,7 +148,7 @@ public struct ResumableUploadStateMachine: Sendable {
     ///
     /// - Returns: The request.
     public func cancellationRequest() -> RequestMessage? {
-        uploadURL.map { request("DELETE", to: $0, headers: [], body: RequestBody(segments: [], contentType: "")) }
+        uploadURL.map { request("DELETE", to: $0, headers: [], body: Self.noBody) }
     }
 
     /// Whether a failure is the connection's (lost, timed out, or not reopened), which the
@@ -164,19 +166,51 @@ public struct ResumableUploadStateMachine: Sendable {
         guard resumptionsWithoutProgress < Self.maximumResumptionsWithoutProgress else { return .fail(firstFailure ?? error) }
         resumptionsWithoutProgress += 1
         step = .locate
-        return .send(request("HEAD", to: url, headers: [], body: RequestBody(segments: [], contentType: "")))
+        return .send(request("HEAD", to: url, headers: [], body: Self.noBody))
     }
 
+    /// What a `HEAD` on the upload's URL said of it.
+    private enum UploadStanding {
+        /// The server has the first `offset` bytes (within the body) and waits for the rest.
+        case incomplete(offset: Int64)
+        /// The server has the whole upload.
+        case complete
+        /// No usable offset: the upload is gone, or the answer is not the draft's.
+        case unknown
+    }
+
+    private func standing(in response: UploadResponse) -> UploadStanding {
+        guard response.isSuccess else { return .unknown }
+        if response.value(forHeader: ResumableUploadFields.completeName).flatMap(ResumableUploadFields.boolean) == true { return .complete }
+        guard let offset = response.value(forHeader: ResumableUploadFields.offsetName).flatMap(ResumableUploadFields.integer),
+              (0...length).contains(offset) else { return .unknown }
+        return .incomplete(offset: offset)
+    }
+
+    /// The `HEAD`'s answer: `PATCH` of the rest from the server's offset. Otherwise, after a lost
+    /// connection the failure stands; for an earlier run's upload, a complete one may have
+    /// arrived and a gone one makes the request go whole as a new upload.
     private mutating func located(_ response: UploadResponse) -> Action {
-        if askingEarlierUpload {
-            askingEarlierUpload = false
-            return locatedEarlierUpload(response)
+        let earlierRun = askingEarlierUpload
+        askingEarlierUpload = false
+        switch (standing(in: response), earlierRun) {
+        case let (.incomplete(offset), _):
+            return append(from: offset)
+        case (.complete, true):
+            return .fail(.transferFailed(reason: .unansweredAfterSending(
+                .connectionLost(message: "the server holds the whole upload already, but its answer to it was lost"))))
+        case (.unknown, true):
+            uploadURL = nil
+            step = .upload
+            return .send(message)
+        case (.complete, false), (.unknown, false):
+            return .fail(firstFailure ?? .transferFailed(reason: .connectionLost(message: "the upload could not be resumed")))
         }
-        let failure = firstFailure ?? .transferFailed(reason: .connectionLost(message: "the upload could not be resumed"))
-        guard response.isSuccess, let uploadURL,
-              let offset = response.value(forHeader: ResumableUploadFields.offsetName).flatMap(ResumableUploadFields.integer),
-              response.value(forHeader: ResumableUploadFields.completeName).flatMap(ResumableUploadFields.boolean) != true,
-              (0...length).contains(offset) else { return .fail(failure) }
+    }
+
+    /// `PATCH` of the body's rest from the server's `offset`.
+    private mutating func append(from offset: Int64) -> Action {
+        guard let uploadURL else { preconditionFailure("an append without the upload's URL") }
         if offset > (resumedAt.last ?? 0) { resumptionsWithoutProgress = 0 }
         resumedAt.append(offset)
         step = .append(offset: offset)
@@ -186,22 +220,6 @@ public struct ResumableUploadStateMachine: Sendable {
         ]
         return .send(request("PATCH", to: uploadURL, headers: fields,
                              body: message.body.suffix(from: offset, contentType: ResumableUploadFields.appendContentType)))
-    }
-
-    /// The answer about an earlier run's upload: go on from its offset, or send the request whole
-    /// as a new upload when the server no longer has it.
-    private mutating func locatedEarlierUpload(_ response: UploadResponse) -> Action {
-        if response.isSuccess, response.value(forHeader: ResumableUploadFields.completeName).flatMap(ResumableUploadFields.boolean) == true {
-            return .fail(.transferFailed(reason: .unansweredAfterSending(
-                .connectionLost(message: "the server holds the whole upload already, but its answer to it was lost"))))
-        }
-        if response.isSuccess, let offset = response.value(forHeader: ResumableUploadFields.offsetName).flatMap(ResumableUploadFields.integer),
-           (0...length).contains(offset) {
-            return located(response)
-        }
-        uploadURL = nil
-        step = .upload
-        return .send(message)
     }
 
     /// A request to the upload's URL: the job's headers (credentials kept only on the same
