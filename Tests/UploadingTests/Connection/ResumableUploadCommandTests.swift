@@ -60,6 +60,28 @@ struct ResumableUploadCommandTests {
         #expect(resumedAt.count == 1 && resumedAt[0] > 0 && resumedAt[0] <= 3 << 20, "\(resumedAt)")
     }
 
+    @Test("over HTTP/2 (TLS, ALPN h2): the 104 comes on the request's stream, and a cut connection goes on from the server's offset on a new one")
+    func cutAndResumedOverHTTP2() async throws {
+        let certificates = try TestCertificates()
+        let server = try await ResumableUploadServer.start(cutAfter: 3 << 20, http2Over: try certificates.issue("server"))
+        let dir = TemporaryDirectory()
+        let content = Self.bytes(Self.size, seed: 6)
+        let file = try dir.write("upload-h2.bin", content)
+        let send = try FerryProcess(["send", "--json", "--http2", "--cacert", certificates.authority, "--resumable", "--retry", "0",
+                                     "--url", server.baseURL + "/upload", file], stateHome: dir.path("state"))
+        let status = try await send.exitStatus(within: .seconds(90))
+        try await server.shutdown()
+        #expect(status == 0, "\(send.errorText)")
+        try Self.expectOneWholeRequest(server, holding: content)
+        // The server speaks nothing but HTTP/2: the request came as a stream.
+        #expect(server.received.first?.head.scheme == "https")
+        let body = server.received.first?.body.count ?? 0
+        #expect(server.totalBytesIn < body + (2 << 20), "resumed from the server's offset, not sent again: \(server.totalBytesIn) for \(body)")
+        let succeeded = try #require(send.jsonEvents.first { $0["event"] as? String == "succeeded" })
+        let resumedAt = try #require(succeeded["resumedAt"] as? [Int], "the event says where the upload went on from: \(succeeded)")
+        #expect(resumedAt.count == 1 && resumedAt[0] > 0, "\(resumedAt)")
+    }
+
     @Test("kill -9 mid-body, then --resume: the journaled upload goes on from the server's offset, the endpoint gets one whole request")
     func killAndResume() async throws {
         let (server, dir, content, file) = try await Self.fixture(stallAfter: 2 << 20, seed: 4)

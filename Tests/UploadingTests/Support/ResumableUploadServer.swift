@@ -2,9 +2,12 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTP2
 import NIOHTTPTypesHTTP1
+import NIOHTTPTypesHTTP2
 import NIOPosix
 import NIOResumableUpload
+import NIOSSL
 import Synchronization
 
 /// A resumable-upload server no one here wrote: SwiftNIO's `NIOResumableUpload`
@@ -14,7 +17,8 @@ import Synchronization
 ///
 /// With `cutAfter`, the first connection that brings more than that many bytes is closed by the
 /// server mid-body, as a dropped link would end it; with `stallAfter`, the first connection stops
-/// being read once it brought that many, so its client stays mid-body.
+/// being read once it brought that many, so its client stays mid-body. Over TLS (`http2Over`) it
+/// speaks HTTP/2 only (ALPN `h2`), each stream a request, as SwiftNIO's HTTP/2 servers wire it.
 final class ResumableUploadServer: Sendable {
     /// A request the sink received.
     struct Received: Sendable {
@@ -35,8 +39,8 @@ final class ResumableUploadServer: Sendable {
     private let sink: SinkRecords
     private let cutter: Cutter
 
-    /// `http://127.0.0.1:PORT`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT`, or `https://` over TLS.
+    let baseURL: String
 
     /// The requests the sink received, in order.
     var received: [Received] { sink.records.withLock { $0 } }
@@ -44,8 +48,10 @@ final class ResumableUploadServer: Sendable {
     /// Every byte clients sent, over every connection.
     var totalBytesIn: Int { cutter.total.withLock { $0 } }
 
-    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel, sink: SinkRecords, cutter: Cutter) {
+    private init(port: Int, baseURL: String, group: MultiThreadedEventLoopGroup, channel: any Channel, sink: SinkRecords,
+                 cutter: Cutter) {
         self.port = port
+        self.baseURL = baseURL
         self.group = group
         self.channel = channel
         self.sink = sink
@@ -57,8 +63,18 @@ final class ResumableUploadServer: Sendable {
     /// - Parameters:
     ///   - cutAfter: Close the first connection that brings more than this many bytes.
     ///   - stallAfter: Stop reading the first connection once it brought this many bytes.
+    ///   - tls: A certificate and key (PEM files): then TLS and HTTP/2 only, over ALPN.
     /// - Returns: The running server; call ``shutdown()``.
-    static func start(cutAfter: Int? = nil, stallAfter: Int? = nil) async throws -> ResumableUploadServer {
+    static func start(cutAfter: Int? = nil, stallAfter: Int? = nil, http2Over tls: (certificate: String, key: String)? = nil)
+        async throws -> ResumableUploadServer {
+        let secure = try tls.map { tls in
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.key, format: .pem))
+            )
+            configuration.applicationProtocols = ["h2"]
+            return try NIOSSLContext(configuration: configuration)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let sink = SinkRecords()
         let counter = Cutter(after: cutAfter, stallAfter: stallAfter)
@@ -70,17 +86,31 @@ final class ResumableUploadServer: Sendable {
                     guard let uploads = context.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(CuttingHandler(counter))
-                    try operations.configureHTTPServerPipeline()
-                    try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-                    try operations.addHandler(HTTPResumableUploadHandler(context: uploads) { upload in
+                    let resumable = { HTTPResumableUploadHandler(context: uploads) { upload in
                         try? upload.pipeline.syncOperations.addHandler(UploadSink(sink))
-                    })
+                    } }
+                    guard let secure else {
+                        try operations.configureHTTPServerPipeline()
+                        try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try operations.addHandler(resumable())
+                        return
+                    }
+                    try operations.addHandler(NIOSSLServerHandler(context: secure))
+                    _ = try operations.configureHTTP2Pipeline(
+                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                    ) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
+                            try stream.pipeline.syncOperations.addHandler(resumable())
+                        }
+                    }
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress?.port ?? 0
-        context.withLock { $0 = HTTPResumableUploadContext(origin: "http://127.0.0.1:\(port)") }
-        return ResumableUploadServer(port: port, group: group, channel: channel, sink: sink, cutter: counter)
+        let baseURL = "\(secure == nil ? "http" : "https")://127.0.0.1:\(port)"
+        context.withLock { $0 = HTTPResumableUploadContext(origin: baseURL) }
+        return ResumableUploadServer(port: port, baseURL: baseURL, group: group, channel: channel, sink: sink, cutter: counter)
     }
 
     /// Closes the listening socket and stops the event loop.
