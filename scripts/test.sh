@@ -10,7 +10,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # wrote), PHP's built-in server (a server no one here wrote, which closes every connection after
 # answering), nginx (HTTPS, client certificates, redirects), openssl (the tests' certificates),
 # tinyproxy (a proxy), pkg-config + ncurses headers (the CNcursesw module), sqlite (the CSQLite
-# module), man (the installed man pages, `man -l`; man-db brings groff).
+# module), man (the installed man pages, `man -l`; man-db brings groff), ss (iproute2: a socket's
+# congestion control).
 missing=()
 command -v tmux >/dev/null || missing+=(tmux)
 # setpriv: the tests run every ferry process they start as an ordinary user (uid 65534).
@@ -24,6 +25,7 @@ command -v pkg-config >/dev/null || missing+=(pkg-config)
 pkg-config --exists ncursesw 2>/dev/null || missing+=(libncurses-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v man >/dev/null || missing+=(man-db)
+command -v ss >/dev/null || missing+=(iproute2)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"
     as_root apt-get update -qq

@@ -101,7 +101,8 @@ final class ConnectionSetup: Sendable {
 
     /// Waits until the connected channel can carry requests: the tunnel up (if any), then the
     /// TLS handshake completed (for https), then, for HTTP/2, the server's first SETTINGS, each
-    /// before `deadline`. **Must** run on the channel's event loop, but may run late: all of
+    /// before `deadline`. A connection to this machine gets its congestion control first
+    /// (`LoopbackCongestionControl`). **Must** run on the channel's event loop, but may run late: all of
     /// that may already have happened. On failure the channel is closed.
     ///
     /// - Parameters:
@@ -111,6 +112,7 @@ final class ConnectionSetup: Sendable {
     /// - Returns: The connection, or the `UploadError` saying why there is none.
     func ready(_ channel: any Channel, id: ConnectionPoolStateMachine.ConnectionID,
                deadline: NIODeadline) -> EventLoopFuture<PooledConnection> {
+        LoopbackCongestionControl.apply(to: channel)
         let outcome = eventLoop.makePromise(of: PooledConnection.self)
         let progress = NIOLoopBoundBox(Progress.connected, eventLoop: eventLoop)
         let finish: @Sendable (Result<PooledConnection, UploadError>) -> Void = { [self] result in
