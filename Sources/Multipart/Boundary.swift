@@ -46,19 +46,24 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter generator: The random source; pass a seeded one only in tests.
     /// - Returns: `ferry-` followed by 32 random symbols.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> Boundary {
-        var bytes = Array("ferry-".utf8)
-        var word: UInt64 = 0
-        var bitsLeft = 0
-        for _ in 0..<randomSymbolCount {
-            if bitsLeft < 6 {
-                word = generator.next()
-                bitsLeft = 64
+        let prefix = "ferry-".utf8
+        let value = String(unsafeUninitializedCapacity: prefix.count + randomSymbolCount) { bytes in
+            var count = bytes.initialize(fromContentsOf: prefix)
+            var word: UInt64 = 0
+            var bitsLeft = 0
+            for _ in 0..<randomSymbolCount {
+                if bitsLeft < 6 {
+                    word = generator.next()
+                    bitsLeft = 64
+                }
+                bytes[count] = randomAlphabet[Int(word & 63)]
+                count += 1
+                word >>= 6
+                bitsLeft -= 6
             }
-            bytes.append(randomAlphabet[Int(word & 63)])
-            word >>= 6
-            bitsLeft -= 6
+            return count
         }
-        return Boundary(unchecked: String(decoding: bytes, as: UTF8.self))
+        return Boundary(unchecked: value)
     }
 
     public var description: String { value }

@@ -28,6 +28,7 @@ enum FieldEscaping {
     }
 
     private static func escapeQuotesAndLineBreaks(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -129,6 +129,11 @@ public enum FileSystemName {
     public static func withFileSystemPath<R, E: Error>(
         _ path: String, _ body: (UnsafePointer<CChar>) throws(E) -> R
     ) throws(E) -> R {
+        if !path.utf8.contains(where: { $0 == 0 || $0 == mappedLeadByte }) {
+            // Most paths: the string's own UTF-8 is the name, NUL-terminated in place.
+            let result = path.withCString { pointer in Result { () throws(E) -> R in try body(pointer) } }
+            return try result.get()
+        }
         var bytes = path.utf8.contains(0) ? [] : bytes(of: path).map { CChar(bitPattern: $0) }
         bytes.append(0)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(buffer.baseAddress!) }

@@ -5,8 +5,8 @@ enum LineBreaks {
     /// - Parameter text: Any text.
     /// - Returns: The text with CRLF line breaks only.
     static func normalizedToCRLF(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return text }
         let bytes = Array(text.utf8)
-        guard bytes.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         var index = 0

@@ -25,12 +25,19 @@ public struct MultipartEncoder: Sendable {
     /// - Throws: `MultipartError` naming the first part or file that cannot be sent.
     public func prepare(_ form: MultipartForm) throws(MultipartError) -> MultipartBody {
         let boundary = self.boundary ?? Boundary.random()
-        let delimiter = Array("--\(boundary.value)".utf8)
+        var delimiter: [UInt8] = []
+        delimiter.reserveCapacity(2 + boundary.value.utf8.count)
+        delimiter.append(contentsOf: "--".utf8)
+        delimiter.append(contentsOf: boundary.value.utf8)
         var segments: [BodySegment] = []
+        segments.reserveCapacity(2 * form.parts.count + 1)
+        // The bytes between files, built in place: a part's head is a few hundred bytes.
         var pending: [UInt8] = []
+        pending.reserveCapacity(Self.headRoom)
         for part in form.parts {
-            pending += delimiter + crlf
-            pending += try headerBlock(for: part)
+            pending += delimiter
+            pending += crlf
+            try appendHeaderBlock(for: part, to: &pending)
             switch part.content {
             case let .text(value):
                 let bytes = Array(LineBreaks.normalizedToCRLF(value).utf8)
@@ -43,40 +50,53 @@ public struct MultipartEncoder: Sendable {
                 let snapshot = try FileInspector.inspect(path)
                 segments.append(.bytes(pending))
                 pending = []
+                pending.reserveCapacity(Self.headRoom)
                 if snapshot.size > 0 { segments.append(.wholeFile(snapshot)) }
             }
             pending += crlf
         }
-        pending += delimiter + Array("--".utf8) + crlf
+        pending += delimiter
+        pending.append(contentsOf: "--".utf8)
+        pending += crlf
         segments.append(.bytes(pending))
         return MultipartBody(boundary: boundary, segments: segments)
     }
 
-    /// The header lines of a part and the blank line that ends them.
+    /// The room reserved for the bytes between two files: a part's head and the closing delimiter.
+    private static let headRoom = 256
+
+    /// Appends the header lines of a part and the blank line that ends them.
     ///
     /// Everything is UTF-8 except the filename, which is written as the file-system bytes it
     /// stands for (``FileSystemName/bytes(of:)``): a file whose name is not UTF-8 is sent under
     /// its real name, raw, as curl sends it.
-    private func headerBlock(for part: FormPart) throws(MultipartError) -> [UInt8] {
-        var bytes = Array("Content-Disposition: form-data; name=\"\(try FieldEscaping.escapeName(part.name))\"".utf8)
+    private func appendHeaderBlock(for part: FormPart, to bytes: inout [UInt8]) throws(MultipartError) {
+        bytes.append(contentsOf: "Content-Disposition: form-data; name=\"".utf8)
+        bytes.append(contentsOf: try FieldEscaping.escapeName(part.name).utf8)
+        bytes.append(UInt8(ascii: "\""))
         var contentType = part.contentType
         if case let .file(source) = part.content {
             let filename = part.filename ?? Self.defaultFilename(for: source)
-            bytes += Array("; filename=\"".utf8) + FileSystemName.bytes(of: try FieldEscaping.escapeFilename(filename))
-                + Array("\"".utf8)
+            bytes.append(contentsOf: "; filename=\"".utf8)
+            bytes += FileSystemName.bytes(of: try FieldEscaping.escapeFilename(filename))
+            bytes.append(UInt8(ascii: "\""))
             contentType = mimeTypes.contentType(override: part.contentType, filename: filename)
         }
-        var text = "\r\n"
+        bytes += crlf
         if let contentType {
             try HeaderValidation.checkValue(contentType, field: .contentType(contentType))
-            text += "Content-Type: \(contentType)\r\n"
+            bytes.append(contentsOf: "Content-Type: ".utf8)
+            bytes.append(contentsOf: contentType.utf8)
+            bytes += crlf
         }
         for header in part.extraHeaders {
             try HeaderValidation.check(header)
-            text += "\(header.name): \(header.value)\r\n"
+            bytes.append(contentsOf: header.name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: header.value.utf8)
+            bytes += crlf
         }
-        text += "\r\n"
-        return bytes + Array(text.utf8)
+        bytes += crlf
     }
 
     private static func defaultFilename(for source: FileSource) -> String {
