@@ -68,6 +68,15 @@ public enum FileSystemName {
         }
     }
 
+    /// Whether a string's file-system bytes may differ from its own UTF-8 (it holds scalars of
+    /// ``mappedRange``); when not, the string is its bytes as text, and ``bytes(of:)`` its UTF-8.
+    ///
+    /// - Parameter name: A name or path made by ``decode(_:)``.
+    /// - Returns: `false` when ``bytes(of:)`` is exactly `name.utf8`.
+    public static func mayHoldMappedBytes(_ name: String) -> Bool {
+        name.utf8.contains(mappedLeadByte)
+    }
+
     /// The file-system bytes a string stands for.
     ///
     /// - Parameter name: A name or path, usually one made by ``decode(_:)``.

@@ -127,7 +127,9 @@ struct SendEventRecord {
     /// A path as written in a record: its bytes as text when they are UTF-8, else its
     /// displayable form.
     private static func shown(_ path: String) -> String {
-        String(validating: FileSystemName.bytes(of: path), as: UTF8.self) ?? DisplayWidth.displayable(bytes: FileSystemName.bytes(of: path))
+        guard FileSystemName.mayHoldMappedBytes(path) else { return path }
+        let bytes = FileSystemName.bytes(of: path)
+        return String(validating: bytes, as: UTF8.self) ?? DisplayWidth.displayable(bytes: bytes)
     }
 
     /// The record of a failed job `--resume` leaves in the journal (event `left`).

@@ -73,8 +73,13 @@ struct SendRunner {
             do throws(StandardStreamError) {
                 if json {
                     // One write per batch: a busy queue's lines go out together.
-                    let lines = batch.compactMap { SendEventRecord($0, responseField: responseField) }.map { $0.jsonLine() + "\n" }
-                    if !lines.isEmpty { try StandardStream.output.write(lines.joined()) }
+                    var lines = ""
+                    for event in batch {
+                        guard let record = SendEventRecord(event, responseField: responseField) else { continue }
+                        lines += record.jsonLine()
+                        lines += "\n"
+                    }
+                    if !lines.isEmpty { try StandardStream.output.write(lines) }
                 } else {
                     try printer.handle(batch)
                 }
