@@ -10,51 +10,52 @@ public struct CompactJSONObject: Sendable {
 
     /// Creates an empty object.
     public init() {
-        bytes = [UInt8(ascii: "{")]
+        bytes = []
         bytes.reserveCapacity(192)
+        bytes.append(UInt8(ascii: "{"))
     }
 
     /// Adds a string member.
-    public mutating func add(_ key: String, _ value: String?) {
+    public mutating func add(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         open(key)
         Self.appendQuoted(value, to: &bytes)
     }
 
     /// Adds an integer member.
-    public mutating func add(_ key: String, _ value: Int64?) {
+    public mutating func add(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }
         open(key)
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(value.magnitude, negative: value < 0)
     }
 
     /// Adds an unsigned integer member.
-    public mutating func add(_ key: String, _ value: UInt64?) {
+    public mutating func add(_ key: StaticString, _ value: UInt64?) {
         guard let value else { return }
         open(key)
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(value, negative: false)
     }
 
     /// Adds an integer member.
-    public mutating func add(_ key: String, _ value: Int?) {
+    public mutating func add(_ key: StaticString, _ value: Int?) {
         add(key, value.map(Int64.init))
     }
 
     /// Adds a number member; a value that is not finite is left out (JSON has no such numbers).
     /// Whole numbers are written without a fraction, others in the shortest form that reads back
     /// as the same `Double`.
-    public mutating func add(_ key: String, _ value: Double?) {
+    public mutating func add(_ key: StaticString, _ value: Double?) {
         guard let value, value.isFinite else { return }
         open(key)
         if value == value.rounded(), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            appendDecimal(Int64(value).magnitude, negative: value < 0)
         } else {
             bytes.append(contentsOf: String(value).utf8)
         }
     }
 
     /// Adds an array-of-strings member.
-    public mutating func add(_ key: String, _ values: [String]?) {
+    public mutating func add(_ key: StaticString, _ values: [String]?) {
         guard let values else { return }
         open(key)
         bytes.append(UInt8(ascii: "["))
@@ -70,7 +71,7 @@ public struct CompactJSONObject: Sendable {
     /// - Parameters:
     ///   - key: The member's name.
     ///   - json: The value's JSON text, written as it is.
-    public mutating func add(_ key: String, json: String?) {
+    public mutating func add(_ key: StaticString, json: String?) {
         guard let json else { return }
         open(key)
         bytes.append(contentsOf: json.utf8)
@@ -78,15 +79,37 @@ public struct CompactJSONObject: Sendable {
 
     /// The object's text, closed.
     public var finished: String {
-        var closed = bytes
-        closed.append(UInt8(ascii: "}"))
-        return String(decoding: closed, as: UTF8.self)
+        String(unsafeUninitializedCapacity: bytes.count + 1) { text in
+            let count = text.initialize(fromContentsOf: bytes)
+            text[count] = UInt8(ascii: "}")
+            return count + 1
+        }
     }
 
-    private mutating func open(_ key: String) {
+    /// Starts a member: its name, which is written as it is (a literal name in Ferry's code,
+    /// with nothing to escape), quoted.
+    private mutating func open(_ key: StaticString) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends an integer's decimal digits, a `-` first when `negative`.
+    private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
+        if negative { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: UInt64's 20 digits fit
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var value = magnitude
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            bytes.append(contentsOf: buffer[index...])
+        }
     }
 
     /// Appends `value` as a JSON string, quoted and escaped.
