@@ -79,8 +79,14 @@ final class ResumableUploadServer: Sendable {
         let sink = SinkRecords()
         let counter = Cutter(after: cutAfter, stallAfter: stallAfter)
         let context = Mutex<HTTPResumableUploadContext?>(nil)
-        let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        var bootstrap = ServerBootstrap(group: group).serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        if stallAfter != nil {
+            // A stalled connection holds what the kernel buffers for it. A receive buffer that is
+            // set (one the kernel does not grow as reads go, up to `tcp_rmem`'s maximum, 32 MiB
+            // here) keeps what a client can hand over within a few MiB, so it stays mid-body.
+            bootstrap = bootstrap.serverChannelOption(.socketOption(.so_rcvbuf), value: 256 << 10)
+        }
+        let channel = try await bootstrap
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     guard let uploads = context.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
