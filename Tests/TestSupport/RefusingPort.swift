@@ -33,6 +33,15 @@ public final class RefusingPort: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Starts listening on the port without ever accepting: the kernel then completes
+    /// connections and takes their bytes until its buffers are full, so a client stays mid-body.
+    /// The port no longer refuses.
+    ///
+    /// - Throws: When the socket cannot listen.
+    public func listenWithoutAccepting() throws {
+        guard listen(socket, 4) == 0 else { throw TestFailure("the held port cannot listen (errno \(errno))") }
+    }
+
     deinit {
         close(socket)
     }

@@ -10,24 +10,6 @@ import Glibc
 /// under any other default it keeps the system's.
 @Suite("ferry send's connection to this machine: no pacing (the built binary)", .serialized, .timeLimit(.minutes(2)))
 struct LoopbackCongestionCommandTests {
-    /// A listening socket on 127.0.0.1 that never accepts: the kernel completes connections and
-    /// takes bytes until the buffers are full, so a client stays mid-body.
-    private static func silentListener() throws -> (socket: Int32, port: Int) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw TestFailure("no socket (errno \(errno))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("the listener could not bind (errno \(errno))") }
-        return (listener, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     /// `ss`'s line for each established connection to `port` (`-O`: one line each, with its
     /// congestion control).
     private static func connections(to port: Int) throws -> [String] {
@@ -44,8 +26,11 @@ struct LoopbackCongestionCommandTests {
 
     @Test("mid-body, the upload's socket under a pacing default says cubic or reno; under another default, that default")
     func notPacedOnLoopback() async throws {
-        let (listener, port) = try Self.silentListener()
-        defer { close(listener) }
+        // Never accepting: the kernel takes bytes until its buffers are full, so ferry stays mid-body.
+        let listener = try RefusingPort()
+        defer { withExtendedLifetime(listener) {} }
+        try listener.listenWithoutAccepting()
+        let port = listener.port
         let dir = TemporaryDirectory()
         let file = dir.file("big.bin", bytes: 64 << 20)
         let send = try FerryProcess(["send", "--retry", "0", "--url", "http://127.0.0.1:\(port)/upload", file],
