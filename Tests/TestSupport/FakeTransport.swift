@@ -59,11 +59,20 @@ public final class FakeTransport: UploadTransport {
     private let script: @Sendable (UploadRequest, Int) -> Reply
     private let queue = DispatchQueue(label: "ferry.tests.fake-transport")
 
+    /// Whether the manager may start requests whose files are local on any thread (the fake
+    /// reads nothing; `script` runs on the thread that called `start`).
+    public let startsFromAnyThread: Bool
+
     /// Creates a fake that replies as `script` says.
     ///
-    /// - Parameter script: The reply for a request and its call index; by default every request
-    ///   is held.
-    public init(script: @escaping @Sendable (_ request: UploadRequest, _ callIndex: Int) -> Reply = { _, _ in .hold }) {
+    /// - Parameters:
+    ///   - startsFromAnyThread: What the fake answers to `UploadTransport.startsFromAnyThread`.
+    ///   - script: The reply for a request and its call index; by default every request is held.
+    public init(
+        startsFromAnyThread: Bool = false,
+        script: @escaping @Sendable (_ request: UploadRequest, _ callIndex: Int) -> Reply = { _, _ in .hold }
+    ) {
+        self.startsFromAnyThread = startsFromAnyThread
         self.script = script
     }
 

@@ -69,8 +69,9 @@ final class BodyPump: Sendable {
     ///   - body: The body.
     ///   - chunkSize: The most bytes per chunk (and per buffer beside file regions).
     ///   - readsSmallBodyNow: Whether a body of one chunk, at most `smallBodyLimit`, is read
-    ///     here, on the caller's thread (never an event loop), rather than on the pump's queue:
-    ///     the caller has just inspected its files, and a small file then costs no thread hop.
+    ///     here, on the caller's thread, rather than on the pump's queue: the caller has just
+    ///     inspected its files, and a small file then costs no thread hop. The caller may be an
+    ///     event loop only for files on a local file system (`UploadTransport.startsFromAnyThread`).
     init(body: RequestBody, chunkSize: Int, readsSmallBodyNow: Bool) {
         self.body = body
         self.chunkSize = chunkSize

@@ -17,7 +17,8 @@ import Uploading
 /// - A reused connection found dead before any response byte is re-sent once on a new
 ///   connection, without counting as an attempt (`TransferExchange`).
 /// - Progress counts bytes the socket took. Files are read on their own queue, one chunk ahead
-///   of the socket (`BodyPump`), so an event loop never waits for the disk; on plain TCP a large
+///   of the socket (`BodyPump`), so an event loop never waits for the disk beyond a small body
+///   of local files read as its request starts (`startsFromAnyThread`); on plain TCP a large
 ///   file's middle goes by `sendfile` instead (file regions), its last chunk still read and checked.
 /// - There is no total deadline: the attempt fails when no byte moves in either direction for
 ///   the request's idle timeout.
@@ -100,4 +101,8 @@ public final class HTTPTransport: UploadTransport {
         exchange.start()
         return exchange
     }
+
+    /// True: `start` waits for nothing but reading a small body, even on an event loop (a
+    /// request's exchange runs on its connection's loop, wherever it was started).
+    public var startsFromAnyThread: Bool { true }
 }

@@ -3,9 +3,10 @@ import Multipart
 
 // Attempts: started through the transport, their progress and outcome heard on the root queue.
 extension UploadManager {
-    /// Starts an attempt: its request is built and handed to the transport on `fileQueue`
-    /// (building inspects the files, and a small body is read as the transfer starts); the
-    /// machine hears that the transfer began on the next progress tick, or with its outcome.
+    /// Starts an attempt: its request is built (which inspects the files) and handed to the
+    /// transport (which reads a small body at once) on `fileQueue`, or here when
+    /// `startsInRootQueueTurn`. The machine hears that the transfer began on the next progress
+    /// tick, or with its outcome.
     func startTransfer(_ id: UploadJobID, attempt: Int, spec: UploadJobSpec) {
         let gate = LastByteGate(job: id, attempt: attempt, marks: journal?.marks)
         let task = TransferHandle()
@@ -14,7 +15,7 @@ extension UploadManager {
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
         let resumption = spec.connection.resumesUploads ? machine.job(id)?.resumption : nil
-        fileQueue.async { [formBuilder, transport, scheduler] in
+        let begin: @Sendable () -> Void = { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
             var request: UploadRequest
             do throws(UploadError) {
@@ -84,12 +85,31 @@ extension UploadManager {
                 }
             ))
         }
+        if startsInRootQueueTurn(spec) { begin() } else { fileQueue.async(execute: begin) }
+    }
+
+    /// Whether an attempt of `spec` starts in the root queue's turn rather than on `fileQueue`:
+    /// the transport `startsFromAnyThread`, and every file of the job is on a device known to
+    /// hold a local file system (`LocalFileSystems`), so inspecting it and reading a small body
+    /// cannot wait without end. A small file then costs no hand-off to the file queue's thread
+    /// and back, and when the root queue's turn is on the event loop that heard the previous
+    /// outcome (`hear`), its whole upload runs on that one thread, as curl's do: behind a
+    /// reverse proxy on two shared cores that was 14 % less CPU a file (`Benchmarks/RESULTS.md`,
+    /// 2026-11-27). A file on a network or FUSE mount, or on a device not seen yet, an extra file
+    /// part (`-F name=@path`), and tus and resumable jobs start on `fileQueue`.
+    func startsInRootQueueTurn(_ spec: UploadJobSpec) -> Bool {
+        guard transport.startsFromAnyThread, spec.tus == nil, !spec.connection.resumesUploads,
+              spec.extraFileParts.isEmpty else { return false }
+        return spec.files.allSatisfy { file in
+            file.stamp?.identity.map { LocalFileSystems.contains(device: $0.device) } ?? false
+        }
     }
 
     /// Hands a transfer's outcome to the root queue. Called from the transport's thread (an
     /// event loop), it runs there, in the root queue's turn (`sync`): the next job's start is
-    /// then on its way without waking a thread of the root queue's for each file, which behind a
-    /// slow server cost a context switch per file. The root queue only takes short steps and
+    /// then on its way — started right there when its files are local (`startsInRootQueueTurn`)
+    /// — without waking a thread of the root queue's for each file, which behind a slow server
+    /// cost a context switch per file. The root queue only takes short steps and
     /// never waits for a transport (which **must not** block in `cancel()` or `bytesWritten`),
     /// so the caller waits for those queued before it at most. Called on the root queue itself
     /// (a transport answering a cancel at once) or on the journal writer's queue, which the root

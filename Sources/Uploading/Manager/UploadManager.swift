@@ -49,7 +49,9 @@ public final class UploadManager: @unchecked Sendable {
     let rootWaitsForQueueKey: DispatchSpecificKey<Bool>
     /// Where the file-system work of starting an attempt (inspecting and reading a small body)
     /// and of a user's retry (re-capturing files) runs, in order: a path that blocks (a hung
-    /// mount) holds up later starts, never the root queue's pause, cancel or progress.
+    /// mount) holds up later starts, never the root queue's pause, cancel or progress. A job whose
+    /// files are all on local file systems, which do not hang, starts in the root queue's turn
+    /// instead (`startsInRootQueueTurn`).
     let fileQueue = DispatchQueue(label: "ferry.uploading.files")
     let transport: any UploadTransport
     let scheduler: any UploadScheduler

@@ -4,7 +4,10 @@
 /// `HTTPUploadTransport`, on SwiftNIO), is made by the executable and handed to `UploadManager`;
 /// tests hand it `FakeTransport`.
 ///
-/// The manager calls `start` on its file queue; the transport may call `completion` on any thread
+/// The manager calls `start` on its file queue — or, when the transport `startsFromAnyThread` and
+/// every file of the request is on a local file system (`LocalFileSystems`), in its root queue's
+/// turn, wherever that runs (the event loop that heard the previous job's outcome, say), which
+/// spares a small file two thread hand-offs. The transport may call `completion` on any thread
 /// (the manager handles it in its root queue's turn, on that thread when the queue is free, so the
 /// call may take as long as a step of the queue's). Progress is not reported: the manager reads each
 /// transfer's `bytesWritten` once per `progressInterval`, the one throttle progress passes.
@@ -27,7 +30,7 @@
 ///   manager classifies it), with the first `UploadResponse.maximumCapturedBodyBytes` of the body;
 ///   `.failure` with `.transferFailed(reason:)` for connection failures and timeouts, or
 ///   `.multipartFailed(_:)` when reading the body failed (a file vanished or changed mid-send);
-/// - not block in `start` (on the file queue, which starts every attempt) or in
+/// - not block in `start` (beyond reading the request's files) or in
 ///   `TransportTask.cancel()` and `bytesWritten` (on the root queue), and not hold a lock
 ///   those take while it calls `completion`. Calling back from within `start`, or from within
 ///   or after `cancel()`, is allowed: the manager handles every callback in its root queue's
@@ -46,6 +49,15 @@ public protocol UploadTransport: Sendable {
         bodyCompleting: @escaping @Sendable () -> Bool,
         completion: @escaping @Sendable (Result<UploadResponse, UploadError>) -> Void
     ) -> any TransportTask
+
+    /// Whether `start` may be called on any thread — an event loop included — for a request
+    /// whose files are all on local file systems: it then waits for nothing but those files.
+    var startsFromAnyThread: Bool { get }
+}
+
+extension UploadTransport {
+    /// False: every start runs on the manager's file queue.
+    public var startsFromAnyThread: Bool { false }
 }
 
 /// A transfer in flight.
