@@ -73,7 +73,9 @@ upload)
     BENCH_DIR="$work" ./upload.sh "$ferry"
     # A discarding receiver that answers only after reading the whole body (nginx's `return 200`
     # answers before reading it, and a client may stop sending then).
-    ./discard_server.py 18090 & discard=$!
+    . ./nginx-common.sh # free_port
+    port="$(free_port)"
+    ./discard_server.py "$port" & discard=$!
     trap 'kill $discard 2>/dev/null' EXIT
     sleep 1
     export XDG_STATE_HOME="$work/state"
@@ -83,7 +85,7 @@ upload)
         mkdir -p "$small"
         for i in $(seq 1 2000); do head -c 4096 /dev/urandom > "$small/f$i.bin"; done
     fi
-    url=http://127.0.0.1:18090/upload
+    url="http://127.0.0.1:$port/upload"
     for round in 1 2; do
         ./measure.py curl-2000x4KiB sh -c "ls '$small' | xargs -P8 -I{} curl -s -o /dev/null -F 'file=@$small/{}' '$url'"
         ./measure.py ferry-2000x4KiB sh -c "'$ferry' send --concurrency 8 --retry 0 --url '$url' '$small'/* > /dev/null"
