@@ -4,6 +4,7 @@ import Glibc
 import FerryApp
 import FerryRuntime
 import Foundation
+import Multipart
 import Testing
 import TestSupport
 import Uploading
@@ -92,6 +93,10 @@ struct DirectoryReaderTests {
         #expect(visible.files.compactMap(\.partFilename).sorted() == PhotoFolder.visibleNames)
         #expect(visible.files.first { $0.partFilename == "photos/link.txt" }?.size == 7)
         #expect(visible.files.allSatisfy { $0.path == dir.path($0.partFilename ?? "") })
+        // Each keeps which file it is (a link's target's), as `stat` says, so a file replaced since is noticed.
+        for file in visible.files {
+            #expect(file.stamp?.identity != nil && file.stamp?.identity == FileStamp.current(of: file.path)?.stamp.identity, "\(file.path)")
+        }
         let all = DirectoryReader.collectFiles(under: folder.path + "/", includesHidden: true)
         #expect(all.files.compactMap(\.partFilename).sorted() == (PhotoFolder.visibleNames + PhotoFolder.hiddenNames).sorted())
     }

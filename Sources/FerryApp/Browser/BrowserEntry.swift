@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Multipart
 
 /// One entry of a directory listing, as the file browser shows it.
 public struct BrowserEntry: Hashable, Sendable {
@@ -31,6 +32,10 @@ public struct BrowserEntry: Hashable, Sendable {
     /// Whether a directory cannot be opened (no read or search permission), or a file cannot
     /// be read.
     public var isUnreadable: Bool
+    /// Which file a regular file's entry is (of the target, for a link), if known: a pick keeps
+    /// it (``queuedFile``), so a file replaced since is noticed, and its device tells the manager
+    /// whether the file is on a local file system.
+    public var identity: FileIdentity?
     /// The lowercased name, for the case-insensitive filter.
     public let foldedName: String
 
@@ -44,8 +49,9 @@ public struct BrowserEntry: Hashable, Sendable {
     ///   - modificationTimeNanoseconds: The modification time.
     ///   - isSymlink: Whether it is a symbolic link.
     ///   - isUnreadable: Whether a directory cannot be opened or a file cannot be read.
+    ///   - identity: Which file a regular file's entry is, if known.
     public init(name: String, path: String, kind: Kind, size: Int64 = 0, modificationTimeNanoseconds: Int64? = nil,
-                isSymlink: Bool = false, isUnreadable: Bool = false) {
+                isSymlink: Bool = false, isUnreadable: Bool = false, identity: FileIdentity? = nil) {
         self.name = name
         self.path = path
         self.kind = kind
@@ -53,6 +59,7 @@ public struct BrowserEntry: Hashable, Sendable {
         self.modificationTimeNanoseconds = modificationTimeNanoseconds
         self.isSymlink = isSymlink
         self.isUnreadable = isUnreadable
+        self.identity = identity
         self.foldedName = BrowserEntry.fold(name)
     }
 

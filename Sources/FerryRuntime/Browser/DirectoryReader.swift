@@ -75,7 +75,7 @@ public enum DirectoryReader {
                 case .file:
                     files.append(QueuedFile(path: entry.path, size: entry.size,
                                             modificationTimeNanoseconds: entry.modificationTimeNanoseconds,
-                                            partFilename: relative))
+                                            identity: entry.identity, partFilename: relative))
                 default:
                     break
                 }
@@ -112,7 +112,8 @@ public enum DirectoryReader {
         let isFile = mode == S_IFREG
         return BrowserEntry(name: name, path: path, kind: isFile ? .file : .other, size: Int64(target.st_size),
                             modificationTimeNanoseconds: nanoseconds(target), isSymlink: isLink,
-                            isUnreadable: isFile && faccessat(descriptor, cName, R_OK, 0) != 0)
+                            isUnreadable: isFile && faccessat(descriptor, cName, R_OK, 0) != 0,
+                            identity: isFile ? FileIdentity(device: UInt64(target.st_dev), inode: UInt64(target.st_ino)) : nil)
     }
 
     private static func nanoseconds(_ info: stat) -> Int64 {

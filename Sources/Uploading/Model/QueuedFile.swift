@@ -28,17 +28,19 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         self.partFilename = partFilename
     }
 
-    /// Creates a queued file from a recorded size and modification time, without its identity
+    /// Creates a queued file from a recorded size and modification time, and identity where known
     /// (a folder listing's entry).
     ///
     /// - Parameters:
     ///   - path: The file's path.
     ///   - size: Its size when queued.
     ///   - modificationTimeNanoseconds: Its modification time when queued.
+    ///   - identity: Which file it was, if known.
     ///   - partFilename: The filename its part is sent with, nil for the path's last component.
-    public init(path: String, size: Int64?, modificationTimeNanoseconds: Int64?, partFilename: String? = nil) {
+    public init(path: String, size: Int64?, modificationTimeNanoseconds: Int64?, identity: FileIdentity? = nil,
+                partFilename: String? = nil) {
         let stamp = size.flatMap { size in
-            modificationTimeNanoseconds.map { FileStamp(size: size, modificationTimeNanoseconds: $0) }
+            modificationTimeNanoseconds.map { FileStamp(size: size, modificationTimeNanoseconds: $0, identity: identity) }
         }
         self.init(path: path, stamp: stamp, partFilename: partFilename)
     }
