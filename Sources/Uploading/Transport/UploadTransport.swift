@@ -5,9 +5,10 @@
 /// tests hand it `FakeTransport`.
 ///
 /// The manager calls `start` on its file queue — or, when the transport `startsFromAnyThread` and
-/// every file of the request is on a local file system (`LocalFileSystems`), in its root queue's
-/// turn, wherever that runs (the event loop that heard the previous job's outcome, say), which
-/// spares a small file two thread hand-offs. The transport may call `completion` on any thread
+/// the request is a plain one (not tus or resumable, no extra file part) whose files are all on a
+/// local file system (`LocalFileSystems`), in its root queue's turn, wherever that runs (the event
+/// loop that heard the previous job's outcome, say), which spares a small file two thread
+/// hand-offs. The transport may call `completion` on any thread
 /// (the manager handles it in its root queue's turn, on that thread when the queue is free, so the
 /// call may take as long as a step of the queue's). Progress is not reported: the manager reads each
 /// transfer's `bytesWritten` once per `progressInterval`, the one throttle progress passes.
