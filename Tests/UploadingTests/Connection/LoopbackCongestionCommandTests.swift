@@ -11,17 +11,10 @@ import Glibc
 @Suite("ferry send's connection to this machine: no pacing (the built binary)", .serialized, .timeLimit(.minutes(2)))
 struct LoopbackCongestionCommandTests {
     /// `ss`'s line for each established connection to `port` (`-O`: one line each, with its
-    /// congestion control).
-    private static func connections(to port: Int) throws -> [String] {
-        let ss = Process()
-        ss.executableURL = URL(fileURLWithPath: "/bin/sh")
-        ss.arguments = ["-c", "ss -tinHO state established dst 127.0.0.1:\(port)"]
-        let pipe = Pipe()
-        ss.standardOutput = pipe
-        try ss.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ss.waitUntilExit()
-        return text.split(separator: "\n").map(String.init)
+    /// congestion control), run on a thread of its own (`CompletedProcess`).
+    private static func connections(to port: Int) async throws -> [String] {
+        let ss = try await CompletedProcess.run(["/bin/sh", "-c", "ss -tinHO state established dst 127.0.0.1:\(port)"])
+        return String(decoding: ss.output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     @Test("mid-body, the upload's socket under a pacing default says cubic or reno; under another default, that default")
@@ -38,7 +31,7 @@ struct LoopbackCongestionCommandTests {
         var lines: [String] = []
         for _ in 0..<100 where lines.isEmpty {
             try await Task.sleep(for: .milliseconds(100))
-            lines = try Self.connections(to: port)
+            lines = try await Self.connections(to: port)
         }
         send.signal(SIGKILL)
         _ = try await send.exitStatus()
