@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import TestSupport
 import Testing
 
 @Suite("A full disk")

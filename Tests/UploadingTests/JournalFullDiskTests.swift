@@ -6,13 +6,8 @@ import TestSupport
 /// The journal on a real, small tmpfs that fills up mid-run: new starts stop, the reason is
 /// said, and once there is room again nothing that was answered is sent again. Needs `mount`
 /// (CI runs as root); skipped where mounting is refused.
-@Suite("A journal on a full disk", .enabled(if: Tmpfs.canMount))
+@Suite("A journal on a full disk", .enabled(if: Tmpfs.isPermitted, "mounting a 1 MiB tmpfs needs root (CAP_SYS_ADMIN); skipped"))
 struct JournalFullDiskTests {
-    @discardableResult
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        Tmpfs.run(tool, arguments)
-    }
-
     /// Fills the file system holding `path` with a file there until it has no room.
     private static func fill(_ path: String) {
         let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
@@ -25,11 +20,9 @@ struct JournalFullDiskTests {
 
     @Test("a full disk stops new starts and queueing, and after it has room nothing answered is sent again")
     func fullDisk() async throws {
-        let directory = TemporaryDirectory()
-        let point = directory.path("state")
-        mkdir(point, 0o700)
-        try #require(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", point]))
-        defer { Self.run("/bin/umount", [point]) }
+        let tmpfs = try Tmpfs(bytes: 1 << 20)
+        defer { tmpfs.unmount() }
+        let point = tmpfs.path
         let path = (point as NSString).appendingPathComponent("journal.sqlite")
         let journal = try UploadJournal(path: path)
         let harness = ManagerHarness(limit: 2, journal: journal)
@@ -80,33 +73,5 @@ struct JournalFullDiskTests {
         #expect(restored.allSatisfy { !$0.mayHaveArrived })
         manager.flushJournal()
         try reopened.close()
-    }
-}
-
-/// Mounting a small tmpfs for `JournalFullDiskTests`.
-enum Tmpfs {
-    /// Whether this process may mount a tmpfs (tried once, on a scratch directory).
-    static let canMount: Bool = {
-        let directory = TemporaryDirectory()
-        let point = directory.path("probe")
-        mkdir(point, 0o700)
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point]) else { return false }
-        run("/bin/umount", [point])
-        return true
-    }()
-
-    /// Runs a tool and waits for it.
-    ///
-    /// - Returns: Whether it exited with status 0.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -7,12 +6,14 @@ import Glibc
 
 /// A small tmpfs mounted on a fresh directory, for a disk that fills up: needs root (or
 /// `CAP_SYS_ADMIN`); tests ask ``isPermitted`` first and are skipped with a message without it.
-struct Tmpfs: Sendable {
+/// ``unmount()`` detaches it even while a file in it is still open (a journal a test could not
+/// close), so no test leaves a mount behind.
+public struct Tmpfs: Sendable {
     /// The mount point.
-    let path: String
+    public let path: String
 
     /// Whether this process may mount a tmpfs (tried once, on a scratch directory).
-    static let isPermitted: Bool = {
+    public static let isPermitted: Bool = {
         guard let mount = try? Tmpfs(bytes: 65_536) else { return false }
         mount.unmount()
         return true
@@ -22,7 +23,7 @@ struct Tmpfs: Sendable {
     ///
     /// - Parameter bytes: Its size.
     /// - Throws: ``TestFailure`` when mounting is not permitted.
-    init(bytes: Int) throws {
+    public init(bytes: Int) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-tmpfs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard Glibc.mount("tmpfs", directory, "tmpfs", 0, "size=\(bytes),mode=0777") == 0 else {
@@ -34,7 +35,7 @@ struct Tmpfs: Sendable {
     }
 
     /// Unmounts it and removes the mount point.
-    func unmount() {
+    public func unmount() {
         _ = umount2(path, Int32(MNT_DETACH))
         try? FileManager.default.removeItem(atPath: path)
     }
