@@ -19,7 +19,7 @@ struct LocalFileSystemsTests {
             not a mount line
             45 22 x:y / /bad rw - ext4 /dev/bad rw
             """
-        let devices = LocalFileSystems.mountedDevices(mountInfo: text)
+        let devices = LocalFileSystems.mountedDevices(mountInfo: Array(text.utf8))
         let expected: [UInt64: Bool] = [
             LocalFileSystems.device(major: 8, minor: 1): true,
             LocalFileSystems.device(major: 0, minor: 23): false,
@@ -39,7 +39,7 @@ struct LocalFileSystemsTests {
     func realDevices() throws {
         let directory = TemporaryDirectory()
         let file = directory.file("local.bin", bytes: 10)
-        let listed = LocalFileSystems.mountedDevices(mountInfo: try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8))
+        let listed = LocalFileSystems.mountedDevices(mountInfo: Array(try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8).utf8))
         let device = try #require(FileStamp.current(of: file)?.stamp.identity?.device)
         let isLocal = try #require(listed[device], "the temporary directory's device is listed in mountinfo")
         #expect(LocalFileSystems.contains(device: device) == isLocal)
@@ -47,5 +47,19 @@ struct LocalFileSystemsTests {
         #expect(listed[procDevice] == false)
         #expect(!LocalFileSystems.contains(device: procDevice))
         #expect(!LocalFileSystems.contains(device: UInt64.max), "a device no mount lists")
+    }
+
+    @Test("the whole table is read, not its first 4 KiB: a mount listed late is found local",
+          .enabled(if: Tmpfs.isPermitted, "mounting tmpfs needs root (CAP_SYS_ADMIN); skipped"))
+    func readsTheWholeTable() throws {
+        // Each line is about 100 bytes: 48 more mounts push the last one past 4 KiB.
+        let mounts = try (0..<48).map { _ in try Tmpfs(bytes: 65_536) }
+        defer { mounts.forEach { $0.unmount() } }
+        let tableBytes = try DescriptorInput.readFile(atPath: "/proc/self/mountinfo").get().count
+        #expect(tableBytes > 4096)
+        var status = stat()
+        let last = try #require(mounts.last)
+        try #require(stat(last.path, &status) == 0)
+        #expect(LocalFileSystems.contains(device: UInt64(status.st_dev)), "the last tmpfs is listed at byte \(tableBytes - 200) or so")
     }
 }
