@@ -26,7 +26,8 @@ struct Ferry: AsyncParsableCommand {
     /// other failures with 1 and a `ferry: ` line on standard error; SIGPIPE is ignored and no
     /// signal stays blocked.
     /// Arguments are decoded from the raw `argv` bytes, losslessly (`FileSystemName`); `ferry
-    /// send`'s FILEs bypass the parser (`SendFileArguments`).
+    /// send`'s FILEs bypass the parser, and a URL among them is its `--url`, as curl takes it
+    /// (`SendFileArguments`).
     static func main() async {
         MallocArenas.useOne()
         // A parent may start ferry with signals blocked (Foundation's `Process` passes on the
@@ -38,13 +39,17 @@ struct Ferry: AsyncParsableCommand {
         // A closed pipe is an error to handle (`StandardStream` throws on EPIPE), not a signal
         // that kills the process (SwiftNIO ignores SIGPIPE only once it opens a socket).
         signal(SIGPIPE, SIG_IGN)
-        let arguments = CommandLine.fileSystemArguments
+        let given = CommandLine.fileSystemArguments
         // A typo is named before anything the parser would say of the option it then misses.
-        if let (option, meant) = SendFileArguments.unknownOption(in: arguments) {
-            StandardStream.error.writeLineIgnoringFailure(
-                "Error: Unknown option '\(option)'." + (meant.map { " Did you mean '\($0)'?" } ?? "")
-                    + "\n  See 'ferry send --help' for more information.")
-            Glibc.exit(2)
+        if let (option, meant) = SendFileArguments.unknownOption(in: given) {
+            sendUsageFailure("Unknown option '\(option)'." + (meant.map { " Did you mean '\($0)'?" } ?? ""))
+        }
+        // `ferry send -F file=@a.jpg https://…`: the URL where curl takes it.
+        let arguments: [String]
+        do {
+            arguments = try SendFileArguments.placingURL(in: given)
+        } catch {
+            sendUsageFailure(error.description)
         }
         do {
             let sendFiles = SendFileArguments(arguments)
@@ -78,6 +83,12 @@ struct Ferry: AsyncParsableCommand {
             }
             Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
         }
+    }
+
+    /// Says a usage error of `ferry send` as the parser would, and exits with status 2.
+    nonisolated private static func sendUsageFailure(_ message: String) -> Never {
+        StandardStream.error.writeLineIgnoringFailure("Error: \(message)\n  See 'ferry send --help' for more information.")
+        Glibc.exit(2)
     }
 
     /// `ferry send …` parsed with `Send` as the root command: when that succeeds, it is the

@@ -30,6 +30,11 @@ struct Interface: AsyncParsableCommand {
     var directory: String?
 
     func run() async throws {
+        // `ferry https://…`, as curl takes a URL: say where it goes rather than open no folder.
+        // Here, not in `validate()`, which the parser runs before it names an unknown option.
+        if let directory, UploadTarget.isURLArgument(directory) {
+            throw ValidationError("'\(directory)' is a URL, not a folder: give it with --url (ferry --url \(directory)); a folder of such a name is ./NAME")
+        }
         do {
             try TerminalCapability.check()
         } catch {

@@ -2,6 +2,7 @@ import FerryHeadless
 import Foundation
 import Testing
 import TestSupport
+import Uploading
 
 @Suite("ferry send's FILEs taken out before the parser")
 struct SendFileArgumentsTests {
@@ -67,5 +68,43 @@ struct SendFileArgumentsTests {
         ])
         #expect(SendFileArguments(["send", "--url", "http://h/u"]) == nil)
         #expect(SendFileArguments(["serve", "a.txt"]) == nil)
+    }
+
+    @Test("a URL among the FILEs is moved to --url after send, wherever it stands; -- ends its place")
+    func placingURL() throws {
+        #expect(try SendFileArguments.placingURL(in: ["send", "-F", "file=@a.jpg", "https://h/up"])
+            == ["send", "--url", "https://h/up", "-F", "file=@a.jpg"])
+        #expect(try SendFileArguments.placingURL(in: ["send", "a.txt", "HTTP://h/up", "--json", "b.txt"])
+            == ["send", "--url", "HTTP://h/up", "a.txt", "--json", "b.txt"])
+        // Values of options stay theirs; a FILE after `--` stays a FILE; other commands are not touched.
+        let untouched: [[String]] = [
+            ["send", "-H", "http://not-a-url-but-a-value", "a.txt", "--url", "http://h/"],
+            ["send", "--url", "http://h/", "--", "http://file"],
+            ["send", "./http://file", "--url", "http://h/"],
+            ["serve", "http://h/"],
+            ["send", "a.txt"],
+        ]
+        for arguments in untouched {
+            #expect(try SendFileArguments.placingURL(in: arguments) == arguments)
+        }
+        #expect(throws: SendURLArgumentError.twoURLs("http://a/", "https://b/")) {
+            try SendFileArguments.placingURL(in: ["send", "http://a/", "x", "https://b/"])
+        }
+        #expect(throws: SendURLArgumentError.urlGivenTwice("http://b/")) {
+            try SendFileArguments.placingURL(in: ["send", "--url=http://a/", "http://b/"])
+        }
+        #expect(throws: SendURLArgumentError.urlGivenTwice("http://b/")) {
+            try SendFileArguments.placingURL(in: ["send", "http://b/", "--url", "http://a/"])
+        }
+    }
+
+    @Test("an argument is a URL when it starts with http:// or https://, in any case")
+    func urlArguments() {
+        for url in ["http://h", "https://h/up", "HTTPS://H", "Http://h"] {
+            #expect(UploadTarget.isURLArgument(url), "\(url)")
+        }
+        for path in ["http:/h", "./http://h", "httpx://h", "ftp://h", "http", "h.txt", "", "https:"] {
+            #expect(!UploadTarget.isURLArgument(path), "\(path)")
+        }
     }
 }

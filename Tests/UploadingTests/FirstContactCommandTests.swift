@@ -97,6 +97,39 @@ struct FirstContactCommandTests {
         #expect(dry.outputLines.contains("Host: 127.0.0.1:9"), "\(dry.outputLines)")
     }
 
+    @Test("the URL where curl takes it: among the FILEs, anywhere; two, or one and --url, are usage errors")
+    func urlAmongTheFiles() async throws {
+        let dir = TemporaryDirectory()
+        let data = dir.file("x.bin", bytes: 5)
+        let other = dir.file("y.bin", bytes: 6)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            let url = server.baseURL + "/upload"
+            let curlLike = try FerryProcess(["send", "-F", "file=@\(data)", "-F", "note=hi", url], stateHome: dir.path("state"))
+            #expect(try await curlLike.exitStatus() == 0, "\(curlLike.errorText)")
+            let files = try FerryProcess(["send", data, url, "--json", other], stateHome: dir.path("state"))
+            #expect(try await files.exitStatus() == 0, "\(files.errorText)")
+            #expect(files.outputLines.last?.contains("\"succeeded\":2") == true, "\(files.outputLines)")
+            let uploads = server.receivedUploads
+            #expect(uploads.count == 3)
+            #expect(uploads.first?.fields["note"] == ["hi"], "\(uploads.first?.fields ?? [:])")
+            #expect(uploads.flatMap(\.files).map(\.size).sorted() == [5, 5, 6])
+        }
+        for (arguments, message) in [
+            (["send", data, "http://127.0.0.1:9/a", "HTTPS://127.0.0.1:9/b"], "two URLs"),
+            (["send", "--url", "http://127.0.0.1:9/a", data, "http://127.0.0.1:9/b"], "--url gives one too"),
+            (["send", "--url=http://127.0.0.1:9/a", "http://127.0.0.1:9/b", data], "--url gives one too"),
+            (["http://127.0.0.1:9/a"], "give it with --url"),
+        ] {
+            let process = try FerryProcess(arguments, stateHome: dir.path("state"))
+            #expect(try await process.exitStatus() == 2, "\(arguments): \(process.errorText)")
+            #expect(process.errorText.contains(message), "\(arguments): \(process.errorText)")
+        }
+        // After `--`, a FILE with such a name is a FILE.
+        let literal = try FerryProcess(["send", "--url", "http://127.0.0.1:9/a", "--", "http://127.0.0.1:9/b"], stateHome: dir.path("state"))
+        #expect(try await literal.exitStatus() == 1, "\(literal.errorText)")
+        #expect(literal.outputLines.first?.contains("no such file") == true, "\(literal.outputLines)")
+    }
+
     @Test("a file the user cannot read fails alone, saying so; the others upload (as the user, not as root)")
     func unreadableFileFailsAlone() async throws {
         let dir = TemporaryDirectory()

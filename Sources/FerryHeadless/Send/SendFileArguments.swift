@@ -1,3 +1,5 @@
+import Uploading
+
 /// Takes `ferry send`'s FILE arguments out of the argument list before swift-argument-parser
 /// sees them: it merges the input positions of a repeated positional value by value, which is
 /// quadratic (20,000 paths took 6.4 s, 100,000 would take minutes). The parser gets the options
@@ -19,41 +21,42 @@ public struct SendFileArguments: Sendable {
     /// - Returns: The split, or nil when the arguments are not `send …` with FILEs.
     public init?(_ arguments: [String]) {
         guard arguments.first == "send" else { return nil }
-        let (longValued, shortValued) = Self.valuedOptions
         var options = ["send"]
         var files: [String] = []
-        var index = 1
-        while index < arguments.count {
-            let token = arguments[index]
-            index += 1
-            // Most tokens are FILEs: one look at the first byte tells them from options.
-            guard token.utf8.first == UInt8(ascii: "-") else {
-                files.append(token)
-                continue
-            }
-            if token == "--" {
-                files += arguments[index...]
-                break
-            }
-            if token.hasPrefix("--") {
-                options.append(token)
-                if longValued.contains(String(token.dropFirst(2))), index < arguments.count {
-                    options.append(arguments[index])
-                    index += 1
-                }
-            } else if token.count > 1 {
-                options.append(token)
-                if token.count == 2, shortValued.contains(token.last!), index < arguments.count {
-                    options.append(arguments[index])
-                    index += 1
-                }
-            } else {
-                files.append(token)
+        for (token, role) in zip(arguments.dropFirst(), Self.roles(of: arguments)) {
+            switch role {
+            case .option, .value: options.append(token)
+            case .file, .fileAfterEnd: files.append(token)
+            case .end: break
             }
         }
         guard let first = files.first else { return nil }
         parserArguments = options + ["--", first]
         self.files = files
+    }
+
+    /// `ferry send`'s arguments with a URL given as curl takes it, among the FILEs (`ferry send
+    /// -F file=@a.jpg https://example.com/upload`), moved to `--url` right after `send`. What
+    /// counts as a URL is `UploadTarget.isURLArgument`'s; a FILE of such a name is written
+    /// `./NAME` or after `--`, which ends the options and the URL's place.
+    ///
+    /// - Parameter arguments: `ferry`'s arguments, without the program name.
+    /// - Returns: The arguments, unchanged when they do not run `send` or hold no URL among the FILEs.
+    /// - Throws: `SendURLArgumentError` for two URLs, or for one with `--url` as well.
+    public static func placingURL(in arguments: [String]) throws(SendURLArgumentError) -> [String] {
+        guard arguments.first == "send" else { return arguments }
+        let roles = Self.roles(of: arguments)
+        let urls = zip(1..., roles).filter { index, role in role == .file && UploadTarget.isURLArgument(arguments[index]) }.map(\.0)
+        guard let first = urls.first else { return arguments }
+        guard urls.count == 1 else { throw .twoURLs(arguments[first], arguments[urls[1]]) }
+        let givesURLOption = zip(arguments.dropFirst(), roles).contains { token, role in
+            role == .option && (token == "--url" || token.hasPrefix("--url="))
+        }
+        guard !givesURLOption else { throw .urlGivenTwice(arguments[first]) }
+        var placed = arguments
+        placed.remove(at: first)
+        placed.insert(contentsOf: ["--url", arguments[first]], at: 1)
+        return placed
     }
 
     /// The first option of `ferry send`'s arguments that `ferry send` does not have, with the
@@ -67,12 +70,7 @@ public struct SendFileArguments: Sendable {
         guard arguments.first == "send" else { return nil }
         let long = valuedOptions.long.union(flags.long)
         let short = valuedOptions.short.union(flags.short)
-        var index = 1
-        while index < arguments.count {
-            let token = arguments[index]
-            index += 1
-            guard token.utf8.first == UInt8(ascii: "-"), token.count > 1 else { continue }
-            if token == "--" { return nil }
+        for (token, role) in zip(arguments.dropFirst(), roles(of: arguments)) where role == .option {
             if token.hasPrefix("--") {
                 let name = String(token.dropFirst(2).prefix { $0 != "=" })
                 guard long.contains(name) else {
@@ -80,13 +78,58 @@ public struct SendFileArguments: Sendable {
                         .min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
                     return ("--" + name, meant.map { "--" + $0.0 })
                 }
-                if valuedOptions.long.contains(name), !token.contains("=") { index += 1 }
-            } else if token.count == 2, let letter = token.last {
-                guard short.contains(letter) else { return (token, nil) }
-                if valuedOptions.short.contains(letter) { index += 1 }
+            } else if token.count == 2, let letter = token.last, !short.contains(letter) {
+                return (token, nil)
             }
         }
         return nil
+    }
+
+    /// What each argument after `send` is.
+    private enum Role: Equatable {
+        /// An option (`--url`, `-k`, `--retry=2`, `-kL`).
+        case option
+        /// The value of the option before it.
+        case value
+        /// A FILE (a word that does not start with `-`, or `-` alone).
+        case file
+        /// `--`: the options end.
+        case end
+        /// A FILE after `--`, whatever it looks like.
+        case fileAfterEnd
+    }
+
+    /// The role of each argument after `arguments`' first (`send`), in order. Most are FILEs: one
+    /// look at the first byte tells them from options. A long option takes the next argument as
+    /// its value when it is one of ``valuedOptions`` and has no `=`; a two-letter short one when
+    /// its letter is; an unknown option takes none.
+    private static func roles(of arguments: [String]) -> [Role] {
+        let (longValued, shortValued) = valuedOptions
+        var roles: [Role] = []
+        roles.reserveCapacity(arguments.count)
+        var takesValue = false
+        var ended = false
+        for token in arguments.dropFirst() {
+            if ended {
+                roles.append(.fileAfterEnd)
+            } else if takesValue {
+                roles.append(.value)
+                takesValue = false
+            } else if token.utf8.first != UInt8(ascii: "-") || token.utf8.count == 1 {
+                roles.append(.file)
+            } else if token == "--" {
+                roles.append(.end)
+                ended = true
+            } else {
+                roles.append(.option)
+                if token.hasPrefix("--") {
+                    takesValue = longValued.contains(String(token.dropFirst(2)))
+                } else {
+                    takesValue = token.utf8.count == 2 && shortValued.contains(token.last!)
+                }
+            }
+        }
+        return roles
     }
 
     /// The long and short names of `ferry send`'s flags (options without a value), with the

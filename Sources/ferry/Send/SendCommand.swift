@@ -95,7 +95,9 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "With --tus, send no Upload-Checksum even where the server offers checksums (less CPU on both sides; TCP, and TLS over https, still check the bytes).")
     var noChecksum = false
 
-    @Argument(help: "Files to upload, one request each unless --bundle.")
+    @Argument(help: ArgumentHelp(
+        "Files to upload, one request each unless --bundle. An argument starting with http:// or https:// is the URL, "
+            + "as curl takes it (ferry send -F file=@a.jpg https://example.com/upload); a file of such a name is ./NAME."))
     var files: [String] = []
 
     /// The HTTP method.
