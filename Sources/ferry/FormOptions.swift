@@ -63,14 +63,29 @@ struct FormOptions: ParsableArguments {
     var hasFormParts: Bool { (form + formString).contains { $0.position >= 0 } }
 
     /// The `-F` and `--form-string` arguments, parsed, in the order they were given.
+    ///
+    /// - Throws: `ValidationError` for one that is not curl's syntax, or that reads standard
+    ///   input (`@-`, `<-`): a part's file is opened again for each retry and after a restart,
+    ///   which a pipe cannot be.
     func formArguments() throws -> [CurlFormArgument] {
         let given = (form.map { ($0, true) } + formString.map { ($0, false) }).sorted { $0.0.position < $1.0.position }
         return try given.map { argument, isCurlSyntax in
+            let parsed: CurlFormArgument
             do {
-                return isCurlSyntax ? try CurlFormArgument.parse(argument.text) : try CurlFormArgument.literal(argument.text)
+                parsed = isCurlSyntax ? try CurlFormArgument.parse(argument.text) : try CurlFormArgument.literal(argument.text)
             } catch {
                 guard isCurlSyntax else { throw ValidationError("--form-string '\(argument.text)': expected NAME=VALUE") }
                 throw ValidationError("\(error)")
+            }
+            switch parsed.value {
+            case .file(path: "-"):
+                throw ValidationError("-F '\(argument.text)': ferry does not read a file part from standard input: it opens a part's "
+                    + "file again to retry or resume the upload. Save it to a file first (… > data.bin; -F \(parsed.name)=@data.bin)")
+            case .textFromFile(path: "-"):
+                throw ValidationError("-F '\(argument.text)': ferry does not read a value from standard input; give the text "
+                    + "(-F '\(parsed.name)=TEXT') or a file holding it (-F \(parsed.name)=<FILE)")
+            default:
+                return parsed
             }
         }
     }

@@ -60,12 +60,14 @@ struct FirstContactCommandTests {
         }
     }
 
-    @Test("bad numbers and header lines are usage errors (exit 2) that say what is wrong", arguments: [
+    @Test("bad numbers, header lines and parts from standard input are usage errors (exit 2) that say what is wrong", arguments: [
         (["--retry", "-1"], "--retry must be 0 or more, got -1"),
         (["--concurrency", "0"], "--concurrency must be at least 1, got 0"),
         (["--retry", "lots"], "lots"),
         (["-H", "X-One: a\r\nX-Two: b"], "X-One"),
         (["-H", "Bad Name: x"], "Bad Name"),
+        (["-F", "file=@-"], "does not read a file part from standard input"),
+        (["-F", "note=<-;type=text/plain"], "does not read a value from standard input"),
     ] as [([String], String)])
     func usageErrors(options: [String], message: String) async throws {
         let dir = TemporaryDirectory()
