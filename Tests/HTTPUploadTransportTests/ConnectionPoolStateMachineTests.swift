@@ -109,6 +109,42 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.lease(lease(2), to: a, fresh: false) == [.handOver(connection(1), to: lease(2))])
     }
 
+    @Test("warm opens connections before any lease, up to the count and the limit; leases take them while they open")
+    func warm() {
+        var machine = Machine(maximumPerEndpoint: 3)
+        #expect(machine.warm(a, count: 5) == [.connect(connection(1), a), .connect(connection(2), a), .connect(connection(3), a)])
+        #expect(machine.census.connecting == 3)
+        #expect(machine.warm(a, count: 2) == [], "the count is of connections in all")
+        // A lease takes the oldest opening connection instead of waiting or opening another.
+        #expect(machine.lease(lease(1), to: a, fresh: false) == [])
+        #expect(machine.place(of: connection(1)) == .connecting(for: lease(1)))
+        #expect(machine.lease(lease(2), to: a, fresh: true) == [], "a connection never used suits a fresh lease")
+        #expect(machine.place(of: connection(2)) == .connecting(for: lease(2)))
+        #expect(machine.invariantViolation() == nil)
+        #expect(machine.connected(connection(2)) == [.handOver(connection(2), to: lease(2))])
+        #expect(machine.connected(connection(1)) == [.handOver(connection(1), to: lease(1))])
+        // One no lease took goes idle, and the next lease gets it.
+        #expect(machine.connected(connection(3)) == [])
+        #expect(machine.census.idle == 1)
+        #expect(machine.lease(lease(3), to: a, fresh: false) == [.handOver(connection(3), to: lease(3))])
+        #expect(machine.invariantViolation() == nil)
+    }
+
+    @Test("warm opens one connection to an endpoint that may speak HTTP/2; a failed one fails the lease that took it")
+    func warmFailures() {
+        var machine = Machine(maximumPerEndpoint: 4)
+        #expect(machine.warm(b, count: 4) == [.connect(connection(1), b)])
+        #expect(machine.lease(lease(1), to: b, fresh: false) == [])
+        #expect(machine.lease(lease(2), to: b, fresh: false) == [], "waits for the connection that may carry both")
+        #expect(machine.connectFailed(connection(1)) == [.failLease(lease(1), .connectFailed), .connect(connection(2), b)])
+        #expect(machine.invariantViolation() == nil)
+        // After shutdown, warm opens nothing; one opening at shutdown closes once open.
+        #expect(machine.warm(a, count: 1) == [.connect(connection(3), a)])
+        _ = machine.shutDown()
+        #expect(machine.warm(a, count: 2) == [])
+        #expect(machine.connected(connection(3)) == [.close(connection(3))])
+    }
+
     @Test("shutdown fails waiters and leases whose connection is being opened, closes idle connections, and closes the rest as they come back")
     func shutdown() {
         var machine = Machine(maximumPerEndpoint: 1)
@@ -255,7 +291,7 @@ struct ConnectionPoolStateMachineTests {
         #expect(machine.streamEnded(connection(1), lease: lease(1)) == [.close(connection(1))])
     }
 
-    @Test("random interleavings of leases, connects, releases, GOAWAYs, SETTINGS, closes, cancels and shutdowns never lose a connection or a lease",
+    @Test("random interleavings of leases, warm-ups, connects, releases, GOAWAYs, SETTINGS, closes, cancels and shutdowns never lose a connection or a lease",
           arguments: 0..<20)
     func randomInterleavings(seed: UInt64) {
         var random = SplitMix(seed: seed)
@@ -293,7 +329,7 @@ struct ConnectionPoolStateMachineTests {
         }
 
         for _ in 0..<2_000 {
-            switch random.next() % 8 {
+            switch random.next() % 9 {
             case 0, 1:
                 let id = Machine.LeaseID(value: nextLease)
                 nextLease += 1
@@ -336,6 +372,8 @@ struct ConnectionPoolStateMachineTests {
                     waiting.remove(lease)
                     apply(machine.cancelLease(lease))
                 }
+            case 8:
+                if random.next() % 4 == 0 { apply(machine.warm(random.next() % 3 == 0 ? b : a, count: Int(1 + random.next() % 4))) }
             default:
                 break
             }

@@ -159,8 +159,24 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint) {
-        let timeout = state.withLock { state -> TimeAmount in
+    /// Opens connections to `endpoint` before the leases that will want them ask
+    /// (`ConnectionPoolStateMachine.warm`): each is taken by the first lease that finds it
+    /// opening, or waits idle.
+    ///
+    /// - Parameters:
+    ///   - endpoint: Where to.
+    ///   - count: How many connections the leases about to come will want.
+    ///   - connectTimeout: How long connecting may take (a lease that takes one waits as long).
+    func warm(_ endpoint: PoolEndpoint, count: Int, connectTimeout: TimeAmount) {
+        let actions = state.withLock { $0.machine.warm(endpoint, count: count) }
+        for case let .connect(id, endpoint) in actions {
+            connect(id, to: endpoint, timeout: connectTimeout)
+        }
+    }
+
+    /// Opens connection `id`, within `timeout` or else its lease's connect timeout (10 s for none).
+    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint, timeout: TimeAmount? = nil) {
+        let timeout = timeout ?? state.withLock { state -> TimeAmount in
             guard case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] else {
                 return .seconds(10)
             }

@@ -57,6 +57,7 @@ extension ConnectionPoolStateMachine {
                     return "\(endpoint): \(head.lease) waits with room to connect"
                 }
                 if !head.fresh, !state.idle.isEmpty { return "\(endpoint): \(head.lease) waits beside an idle connection" }
+                if let id = unclaimedOpening(to: endpoint) { return "\(endpoint): \(head.lease) waits beside \(id), opening for no lease" }
                 if !head.fresh, roomToMultiplex { return "\(endpoint): \(head.lease) waits beside a multiplexed connection with room" }
             }
         }
@@ -75,6 +76,16 @@ extension ConnectionPoolStateMachine {
     func isUnused(_ id: ConnectionID) -> Bool {
         guard case let .multiplexed(carried, _)? = connections[id]?.place else { return false }
         return carried.isEmpty
+    }
+
+    /// The oldest connection to `endpoint` being opened for no lease (`warm`, or its lease was
+    /// cancelled), if any.
+    func unclaimedOpening(to endpoint: PoolEndpoint) -> ConnectionID? {
+        var oldest: ConnectionID?
+        for (id, connection) in connections where connection.place == .connecting(for: nil) && connection.endpoint == endpoint {
+            if oldest.map({ id < $0 }) ?? true { oldest = id }
+        }
+        return oldest
     }
 
     /// Whether a connection to `endpoint` is being opened.

@@ -9,6 +9,10 @@
 /// A lease may ask for a `fresh` connection (one never used before): that is how a request is
 /// re-sent after a reused connection proved dead.
 ///
+/// Connections may be opened before any lease asks (`warm`: a command that knows its first
+/// requests opens their connections while it prepares them); a lease takes one still opening
+/// for no lease before it opens another.
+///
 /// An HTTP/2 connection (known once it is open: `connected(_:streamCapacity:)`) is `multiplexed`:
 /// it carries up to its stream capacity of leases at once, and waiting leases are served from it
 /// before any connection is opened. While the first connection to an endpoint that may speak
@@ -47,6 +51,31 @@ struct ConnectionPoolStateMachine: Sendable {
         leases[lease] = endpoint
         endpoints[endpoint, default: Endpoint(expectsMultiplexing: endpoint.mayMultiplex)].waiters.append(Waiter(lease: lease, fresh: fresh))
         return serve(endpoint)
+    }
+
+    /// Connections to `endpoint` are wanted before any lease asks for one: up to `count` to it
+    /// in all (within the limit; one to an endpoint that may speak HTTP/2, which carries every
+    /// lease at once) are opened now. The first lease that finds one opening takes it when it is
+    /// open (`serve`); one no lease takes goes idle.
+    ///
+    /// - Parameters:
+    ///   - endpoint: Where to.
+    ///   - count: How many connections the leases about to come will want.
+    mutating func warm(_ endpoint: PoolEndpoint, count: Int) -> [Action] {
+        guard !isShutDown else { return [] }
+        var state = endpoints[endpoint, default: Endpoint(expectsMultiplexing: endpoint.mayMultiplex)]
+        let wanted = min(endpoint.mayMultiplex ? min(count, 1) : count, maximumPerEndpoint)
+        var actions: [Action] = []
+        while state.count < wanted {
+            state.count += 1
+            let id = ConnectionID(value: nextConnection)
+            nextConnection += 1
+            connections[id] = Connection(endpoint: endpoint, place: .connecting(for: nil))
+            actions.append(.connect(id, endpoint))
+        }
+        endpoints[endpoint] = state
+        // Leases waiting for a connection that may speak HTTP/2 take these meanwhile.
+        return actions + serve(endpoint)
     }
 
     /// A request no longer wants its connection (cancelled before it got one). A connection
@@ -222,8 +251,9 @@ struct ConnectionPoolStateMachine: Sendable {
     // MARK: Serving waiters
 
     /// Serves the endpoint's waiters in order while there is a connection or room for one: a
-    /// multiplexed connection with room first (the oldest), then an idle one, then a new one —
-    /// unless the endpoint expects multiplexing and a connection to it is being opened.
+    /// multiplexed connection with room first (the oldest), then an idle one, then one being
+    /// opened for no lease, then a new one — unless the endpoint expects multiplexing and a
+    /// connection to it is being opened.
     private mutating func serve(_ endpoint: PoolEndpoint) -> [Action] {
         var actions: [Action] = []
         while var state = endpoints[endpoint], let waiter = state.waiters.first {
@@ -241,6 +271,12 @@ struct ConnectionPoolStateMachine: Sendable {
                 leases[waiter.lease] = nil
                 connections[id]?.place = .leased(waiter.lease)
                 actions.append(.handOver(id, to: waiter.lease))
+            } else if let id = unclaimedOpening(to: endpoint) {
+                // Opened ahead (`warm`), or for a lease cancelled since: this lease takes it
+                // when it is open (`connected`); a connection never used suits a fresh lease too.
+                state.waiters.removeFirst()
+                endpoints[endpoint] = state
+                connections[id]?.place = .connecting(for: waiter.lease)
             } else if !waiter.fresh, state.expectsMultiplexing, isOpeningConnection(to: endpoint) {
                 // The connection being opened will likely carry this lease too.
                 break

@@ -74,6 +74,23 @@ public final class HTTPTransport: UploadTransport {
         try await group.shutdownGracefully()
     }
 
+    /// Opens connections for requests about to start while the caller does other work (`ferry
+    /// send` opening its journal): up to `count` to the endpoint `target` and `options` name (one
+    /// where HTTP/2 may carry every request), each taken by the first request that finds it open
+    /// or opening. Nothing is sent on them before a request is; one that no request takes closes
+    /// after the pooled idle timeout, or at `shutdown()`. A connection that cannot be opened is
+    /// the failure of the request that took it, as its own would have been.
+    ///
+    /// - Parameters:
+    ///   - target: The URL the requests go to.
+    ///   - options: Their connection options (proxy, TLS).
+    ///   - count: How many requests will start at once.
+    ///   - connectTimeout: How long connecting may take.
+    public func warm(for target: UploadTarget, options: ConnectionOptions, count: Int, connectTimeout: Duration) {
+        pool.warm(PoolEndpoint(target, options: options), count: count,
+                  connectTimeout: .nanoseconds(Int64(connectTimeout.nanoseconds)))
+    }
+
     /// How many connections are connecting, idle, leased and closing, and how many requests
     /// wait for one: once the queue is idle, nothing is leased or waiting.
     public var connectionCensus: ConnectionPoolCensus {

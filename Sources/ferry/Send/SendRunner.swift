@@ -49,14 +49,25 @@ struct SendRunner {
     ///     nothing new is sent (`--resume` alone).
     /// - Returns: The summary when the queue is idle.
     func run(files: [String], bundle: Bool, template: UploadJobSpec?) async throws -> UploadSummary {
+        let transport = HTTPTransport(configuration: transportConfiguration)
+        // The first requests' connections open on the event loop while the journal opens here.
+        if let template, let target = try? UploadTarget(template.url) {
+            let requests = bundle || files.isEmpty ? 1 : files.count
+            transport.warm(for: target, options: template.connection, count: min(requests, configuration.concurrencyLimit),
+                           connectTimeout: configuration.connectTimeout)
+        }
         let journal: UploadJournal?
         if resume {
             // Resuming is reading the journal: without it there is nothing to resume.
-            journal = try UploadJournal.openDefault(client: .send)
+            do {
+                journal = try UploadJournal.openDefault(client: .send)
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
         } else {
             journal = UploadJournal.openDefaultOrWarn(client: .send)
         }
-        let transport = HTTPTransport(configuration: transportConfiguration)
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
         let queueing = DispatchGroup()

@@ -93,6 +93,24 @@ struct ConnectionLifecycleTests {
         try await transport.shutdown()
     }
 
+    @Test("connections warmed before the first requests carry them: none more is opened, nothing sent before a request")
+    func warmedConnections() async throws {
+        let server = try ScriptedHTTPServer(.keepAlive)
+        defer { server.stop() }
+        let transport = HTTPTransport(configuration: .init())
+        transport.warm(for: try UploadTarget(server.url), options: ConnectionOptions(), count: 3, connectTimeout: .seconds(10))
+        let accepted = await ThreadPoll.act(within: .seconds(20), when: { server.connections == 3 }) {}
+        #expect(accepted, "the server accepted \(server.connections) connections")
+        #expect(server.answered == 0)
+        let run = try await upload(3, prefix: "warm", to: server.url, over: transport, retries: 0, concurrency: 3)
+        #expect(run.summary.succeeded == 3)
+        let connections = server.connections
+        #expect(connections == 3, "the requests took the warmed connections")
+        expectEachProcessedOnce(server, prefix: "warm", count: 3)
+        try await expectNoLeak(server, transport)
+        try await transport.shutdown()
+    }
+
     @Test("an idle keep-alive connection closed just as it is reused: re-sent once on a new connection, no attempt counted")
     func closedOnReuse() async throws {
         let server = try ScriptedHTTPServer(.closeIdleOnReuse)
