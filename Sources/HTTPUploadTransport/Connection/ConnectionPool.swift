@@ -125,11 +125,12 @@ final class ConnectionPool: Sendable {
 
     // MARK: Carrying out actions
 
-    private func perform(_ actions: [ConnectionPoolStateMachine.Action]) {
+    /// Carries out the machine's actions; a connection opened for no lease may take `connectTimeout`.
+    private func perform(_ actions: [ConnectionPoolStateMachine.Action], connectTimeout: TimeAmount = .seconds(10)) {
         for action in actions {
             switch action {
             case let .connect(id, endpoint):
-                connect(id, to: endpoint)
+                connect(id, to: endpoint, unclaimedTimeout: connectTimeout)
             case let .handOver(id, lease):
                 let (deliver, connection, again) = state.withLock { state -> (Delivery?, PooledConnection?, [ConnectionPoolStateMachine.Action]) in
                     guard let connection = state.connections[id] else {
@@ -161,7 +162,8 @@ final class ConnectionPool: Sendable {
 
     /// Opens connections to `endpoint` before the leases that will want them ask
     /// (`ConnectionPoolStateMachine.warm`): each is taken by the first lease that finds it
-    /// opening, or waits idle.
+    /// opening, or waits idle. Returns at once: the connects (and an https endpoint's TLS
+    /// context, which reads the trusted certificates) run on an event loop.
     ///
     /// - Parameters:
     ///   - endpoint: Where to.
@@ -169,16 +171,16 @@ final class ConnectionPool: Sendable {
     ///   - connectTimeout: How long connecting may take (a lease that takes one waits as long).
     func warm(_ endpoint: PoolEndpoint, count: Int, connectTimeout: TimeAmount) {
         let actions = state.withLock { $0.machine.warm(endpoint, count: count) }
-        for case let .connect(id, endpoint) in actions {
-            connect(id, to: endpoint, timeout: connectTimeout)
-        }
+        guard !actions.isEmpty else { return }
+        group.any().execute { self.perform(actions, connectTimeout: connectTimeout) }
     }
 
-    /// Opens connection `id`, within `timeout` or else its lease's connect timeout (10 s for none).
-    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint, timeout: TimeAmount? = nil) {
-        let timeout = timeout ?? state.withLock { state -> TimeAmount in
+    /// Opens connection `id` within its lease's connect timeout, or `unclaimedTimeout` while no
+    /// lease has taken it.
+    private func connect(_ id: ConnectionID, to endpoint: PoolEndpoint, unclaimedTimeout: TimeAmount) {
+        let timeout = state.withLock { state -> TimeAmount in
             guard case let .connecting(lease?) = state.machine.place(of: id), let waiting = state.waiting[lease] else {
-                return .seconds(10)
+                return unclaimedTimeout
             }
             return waiting.connectTimeout
         }

@@ -50,11 +50,11 @@ struct SendRunner {
     /// - Returns: The summary when the queue is idle.
     func run(files: [String], bundle: Bool, template: UploadJobSpec?) async throws -> UploadSummary {
         let transport = HTTPTransport(configuration: transportConfiguration)
-        // The first requests' connections open on the event loop while the journal opens here.
+        // The first request's connection opens on the event loop while the journal opens here.
+        // One only: the others open as their requests start, so none is left unused when a file
+        // fails before its request (a server that serves one connection at a time would wait on it).
         if let template, let target = try? UploadTarget(template.url) {
-            let requests = bundle || files.isEmpty ? 1 : files.count
-            transport.warm(for: target, options: template.connection, count: min(requests, configuration.concurrencyLimit),
-                           connectTimeout: configuration.connectTimeout)
+            transport.warm(for: target, options: template.connection, count: 1, connectTimeout: configuration.connectTimeout)
         }
         let journal: UploadJournal?
         if resume {
