@@ -6,7 +6,13 @@ extension UploadTarget {
     /// - Parameter argument: The argument.
     /// - Returns: True for a URL.
     public static func isURLArgument(_ argument: String) -> Bool {
-        let scheme = argument.utf8.prefix(8).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }  // ASCII lowercase
-        return scheme.starts(with: "http://".utf8) || scheme.starts(with: "https://".utf8)
+        // Asked of every FILE of `ferry send` (20,000 paths, say): compared in place, no copy.
+        var bytes = argument.utf8.makeIterator()
+        for letter in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == letter else { return false }  // ASCII letters in any case
+        }
+        var next = bytes.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = bytes.next() }
+        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
     }
 }

@@ -72,7 +72,7 @@ enum LocalFileSystems {
                 device = numbers
             } else if afterSeparator, let device {
                 return (device, localTypes.contains(String(decoding: text, as: UTF8.self)))
-            } else if field > 3, text.elementsEqual([UInt8(ascii: "-")]) {
+            } else if field > 3, text.count == 1, text.first == UInt8(ascii: "-") {
                 afterSeparator = true
             }
             field += 1
