@@ -37,6 +37,8 @@ extension UploadError.TransferReason: CustomStringConvertible {
             return "cancelled after the whole file was sent, before the server answered: it may have arrived; retry to send it again"
         case let .unansweredAfterSending(reason):
             return "no answer after the whole file was sent (\(reason.description)): it may have arrived; retry to send it again"
+        case let .incompleteAtServer(reason):
+            return "\(reason.description); the server never had the whole file, so it cannot have stored it"
         case .interruptedAfterSending:
             return "Ferry ended after the whole file was sent, before the server's answer was recorded: "
                 + "it may have arrived; retry to send it again"

@@ -102,6 +102,13 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         /// byte went to the server, before it answered: the server may have stored the upload.
         /// Never retried automatically.
         indirect case unansweredAfterSending(TransferReason)
+        /// The attempt ended for `reason` after the body's last byte was handed to the
+        /// connection, and the connection's evidence says the server never had the whole request:
+        /// the last byte never left this machine, the server reset the connection (its
+        /// application closed it with bytes unread), or it closed the connection while bytes of
+        /// the request were still unacknowledged by its machine. Nothing can have been stored, so
+        /// it is retried automatically like `reason`.
+        indirect case incompleteAtServer(TransferReason)
         /// An earlier run ended (killed, crashed) after the body's last byte went to the server
         /// and before the answer was recorded; found in the journal when it was restored. The
         /// server may have stored the upload. Never retried automatically.
@@ -172,6 +179,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
                 return true
             case let .proxyRefusedTunnel(_, _, status, _):
                 return (500...599).contains(status)
+            case let .incompleteAtServer(reason):
+                return UploadError.transferFailed(reason: reason).isRetryable
             }
         case let .serverRejected(status, _, _):
             return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
@@ -190,6 +199,13 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case .stoppedAfterSending, .cancelledAfterSending, .unansweredAfterSending, .interruptedAfterSending: return true
         default: return false
         }
+    }
+
+    /// Whether the error says the connection proved the server never had the whole request
+    /// (`TransferReason.incompleteAtServer`): nothing of it can have been stored.
+    public var isIncompleteAtServer: Bool {
+        guard case let .transferFailed(reason) = self else { return false }
+        return reason.isIncompleteAtServer
     }
 
     /// Whether the error says a file changed since it was queued or while it was sent.
@@ -260,5 +276,13 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         return "\(milliseconds) ms"
+    }
+}
+
+extension UploadError.TransferReason {
+    /// Whether the connection proved the server never had the whole request (`incompleteAtServer`).
+    public var isIncompleteAtServer: Bool {
+        if case .incompleteAtServer = self { return true }
+        return false
     }
 }

@@ -102,6 +102,12 @@ struct ExchangeStateMachineTests {
         _ = reset.bodyEnded()
         reset.connectionReset()
         #expect(reset.requestCertainlyIncomplete, "a reset: the server's application left bytes unread")
+
+        var closedShort = Machine()
+        _ = closedShort.bodyEnded()
+        closedShort.peerClosedMissingBytes()
+        _ = closedShort.connectionClosed()
+        #expect(closedShort.requestCertainlyIncomplete, "the server's close acknowledged all it had: the rest never reached it")
     }
 
     @Test("a close after a response byte arrived is not beforeResponse (the server may have answered)")

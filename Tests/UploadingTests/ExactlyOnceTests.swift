@@ -110,6 +110,25 @@ struct ExactlyOnceTests {
         #expect(harness.transport.calls.count == 1)
     }
 
+    @Test("a failure after the last byte that the connection proved incomplete at the server is retried, once per retry")
+    func incompleteAtServerIsRetried() throws {
+        let harness = ManagerHarness(limit: 1, retry: Self.retries)
+        let id = try harness.enqueue(1)[0]
+        #expect(harness.transport.sendWholeBody(job: id))
+        let lost = UploadError.TransferReason.connectionLost(message: "reset by peer")
+        harness.transport.fail(job: id, with: .transferFailed(reason: .incompleteAtServer(lost)))
+        harness.settle()
+        let waiting = try #require(harness.manager.job(id))
+        #expect(!waiting.mayHaveArrived, "the server cannot have stored it: nothing for the user to decide")
+        #expect(waiting.state == .queued)
+        harness.advance(by: .seconds(2))
+        #expect(harness.transport.calls.count == 2, "sent again automatically")
+        #expect(harness.transport.sendWholeBody(job: id))
+        harness.transport.respond(job: id, status: 201)
+        harness.settle()
+        #expect(harness.manager.job(id)?.state == .succeeded)
+    }
+
     @Test("a connection lost before the last byte is retried as before")
     func failureBeforeTheLastByteIsRetried() throws {
         let harness = ManagerHarness(limit: 1, retry: Self.retries)

@@ -132,7 +132,9 @@ public final class HumanEventPrinter: @unchecked Sendable {
         let rate = progress.bytesPerSecond.map { HumanFormat.rate(bytesPerSecond: $0) } ?? ""
         let eta = progress.estimatedTimeRemaining.map { "ETA " + HumanFormat.duration($0) } ?? ""
         let total = progress.totalBytes.map(HumanFormat.bytes) ?? "?"
-        return "  ↑ \(name(job))  \(HumanFormat.bytes(progress.bytesSent))/\(total)  \(percent)  \(rate)  \(eta)"
+        // Progress counts what the server acknowledged: at 100 % it holds the whole body.
+        let after = (progress.fractionCompleted ?? 0) >= 1 ? "waiting for the answer" : "\(rate)  \(eta)"
+        return "  ↑ \(name(job))  \(HumanFormat.bytes(progress.bytesSent))/\(total)  \(percent)  \(after)"
     }
 
     /// Whether a job failed because its endpoint refused the credentials, as already said.

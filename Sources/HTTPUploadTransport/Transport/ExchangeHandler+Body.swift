@@ -4,9 +4,12 @@ import NIOHTTP1
 import Uploading
 
 /// Writing the request: the head's body from the `BodyPump`, one write in flight (a chunk, or on
-/// plain TCP a file region `sendfile` sends), the request's end with the last byte, progress from
-/// completed writes. A region's file handle is closed once its write completed or failed, or when
-/// it is not written at all.
+/// plain TCP a file region `sendfile` sends), the request's end with the last byte. Progress is
+/// what the peer acknowledged of the bytes written (`TCPSendQueue`, read after each completed
+/// write and every `acknowledgementPollInterval` while written bytes wait), so a server that reads
+/// slowly shows its own pace and 100 % means its machine holds the last byte; an HTTP/2 stream,
+/// which shares its socket, counts completed writes. A region's file handle is closed once its
+/// write completed or failed, or when it is not written at all.
 extension ExchangeHandler {
     /// Reads the next body chunk for the running exchange, if it still sends its body.
     func sendNextChunk() {
@@ -72,7 +75,9 @@ extension ExchangeHandler {
         promise.futureResult.assumeIsolated().whenComplete { result in
             guard self.running?.generation == generation else { return }
             switch result {
-            case .success: self.act(self.running?.machine.bodyEnded())
+            case .success:
+                self.act(self.running?.machine.bodyEnded())
+                self.reportAcknowledged()
             case let .failure(error):
                 if TransferErrorMapping.isPeerReset(error) { self.running?.machine.connectionReset() }
                 self.act(self.running?.machine.bodyWriteFailed(Self.describe(error)))
@@ -86,11 +91,41 @@ extension ExchangeHandler {
         case .success:
             running?.machine.bodyPartWritten(count)
             running?.lastActivity = .now()
-            if let running { running.request.wrote(running.machine.bytesSent) }
+            reportAcknowledged()
             sendNextChunk()
         case let .failure(error):
             if TransferErrorMapping.isPeerReset(error) { running?.machine.connectionReset() }
             act(running?.machine.bodyWriteFailed(Self.describe(error)))
+        }
+    }
+
+    /// Reports the body bytes the peer acknowledged, if more than before, and looks again in
+    /// `acknowledgementPollInterval` while some bytes handed to the channel wait for it. On plain
+    /// TCP they are the stream's acknowledged bytes after the head (exact, a file region's partly
+    /// written bytes included); over TLS the completed writes less what the socket holds
+    /// unacknowledged (its records are larger than their bytes: never more than the truth); on
+    /// an HTTP/2 stream, which shares its socket, the completed writes.
+    func reportAcknowledged() {
+        guard let current = running, !current.machine.isFinished, let context else { return }
+        let handed = current.bytesQueued
+        var acknowledged = current.machine.bytesSent
+        if let queue = TCPSendQueue.current(of: context.channel) {
+            if let (offset, headLength) = current.streamStart {
+                acknowledged = min(handed, max(0, queue.acknowledgedBytes - offset - headLength))
+            } else {
+                acknowledged = max(0, acknowledged - queue.unacknowledgedBytes)
+            }
+        }
+        if acknowledged > current.acknowledged {
+            running?.acknowledged = acknowledged
+            current.request.wrote(acknowledged)
+        }
+        guard max(acknowledged, current.acknowledged) < handed, current.acknowledgementPoll == nil else { return }
+        let generation = current.generation
+        running?.acknowledgementPoll = context.eventLoop.assumeIsolated().scheduleTask(in: Self.acknowledgementPollInterval) {
+            guard self.running?.generation == generation else { return }
+            self.running?.acknowledgementPoll = nil
+            self.reportAcknowledged()
         }
     }
 

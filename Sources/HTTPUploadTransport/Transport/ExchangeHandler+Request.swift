@@ -19,8 +19,8 @@ extension ExchangeHandler {
         let pump: BodyPump
         /// How long no byte may move before the exchange fails.
         let idleTimeout: TimeAmount
-        /// Receives cumulative body bytes written, after every completed write (it only records
-        /// them: `TransportTask.bytesWritten`).
+        /// Receives the cumulative body bytes the peer acknowledged (on an HTTP/2 stream: those
+        /// written) whenever they grew (it only records them: `TransportTask.bytesWritten`).
         let wrote: @Sendable (Int64) -> Void
         /// Asked just before the body's last byte is written: false holds it back, and the
         /// exchange fails and closes the connection instead (`UploadTransport`).

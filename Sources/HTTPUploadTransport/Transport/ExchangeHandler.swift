@@ -53,7 +53,18 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var refused = false
         /// Whether the server closed its side and the handler waits to see if a reset follows.
         var probingForReset = false
+        /// Body bytes the peer acknowledged (on a TCP socket; else those written), as reported.
+        var acknowledged: Int64 = 0
+        /// On plain TCP, the bytes the connection had written before this request's head, and
+        /// the head's length: the body's bytes follow them in the stream the peer acknowledges.
+        var streamStart: (offset: Int64, headLength: Int64)?
+        /// The next look at the socket's send queue while written bytes wait for the peer.
+        var acknowledgementPoll: Scheduled<Void>?
     }
+
+    /// How often a socket's send queue is read while body bytes written wait for the peer's
+    /// acknowledgement (the manager reads progress every 100 ms).
+    static let acknowledgementPollInterval = TimeAmount.milliseconds(100)
 
     /// How long a half-closed reused connection is watched for the reset that says the server
     /// never read the request (a loopback or LAN round trip is far shorter; a slower reset is
@@ -118,6 +129,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         watch(request.idleTimeout, generation: generation)
+        if sendsFileRegions, let queue = TCPSendQueue.current(of: context.channel) {
+            running?.streamStart = (queue.writtenBytes, Self.wireLength(of: request.head))
+        }
         if pooledIdleTimeout == nil {
             // A stream the connection cannot open any more (the server's GOAWAY came first)
             // fails its head's write.
@@ -194,6 +208,11 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         // The server closed its side (after NIO's decoder ended any response framed by the close).
+        // Its close acknowledged every byte its machine had received: bytes of the request still
+        // unacknowledged now never reached it.
+        if running != nil, let queue = TCPSendQueue.current(of: context.channel), queue.unacknowledgedBytes > 0 {
+            running?.machine.peerClosedMissingBytes()
+        }
         guard let current = running, current.reused, current.machine.awaitsFirstResponseByte else {
             context.close(promise: nil)
             return
@@ -244,6 +263,11 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 outcome = ServerAnswerMapping.outcome(of: response, host: Self.host(of: ended.request.head), overTLS: overTLS)
             }
             ended.watchdog?.cancel()
+            ended.acknowledgementPoll?.cancel()
+            // An answer means the server read what was written: nothing waits for its machine now.
+            if case .response = outcome, ended.machine.bytesSent > ended.acknowledged {
+                ended.request.wrote(ended.machine.bytesSent)
+            }
             ended.request.pump.close()
             guard let pooledIdleTimeout else {
                 // An HTTP/2 stream carries one exchange: closing it resets it if still open.
@@ -271,8 +295,23 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             // A reused connection's failure is re-sent only when the server certainly lacks the
             // request: a server that read it whole and closed without a word may have stored it.
-            ended.request.ended(outcome, fate, ended.reused && ended.machine.requestCertainlyIncomplete)
+            // After the last byte went to the socket, that evidence goes with the failure, so the
+            // manager retries a job the server cannot have stored instead of asking the user.
+            let certainlyIncomplete = ended.machine.requestCertainlyIncomplete
+            if ended.endWritten, certainlyIncomplete, case let .failed(.transferFailed(reason), beforeResponse) = outcome {
+                outcome = .failed(.transferFailed(reason: .incompleteAtServer(reason)), beforeResponse: beforeResponse)
+            }
+            ended.request.ended(outcome, fate, ended.reused && certainlyIncomplete)
         }
+    }
+
+    /// The bytes NIO's `HTTPRequestEncoder` writes for a head whose framing headers are set
+    /// (`Content-Length`): `METHOD URI HTTP/1.1`, each `name: value`, each line ended by CRLF,
+    /// then an empty line.
+    static func wireLength(of head: HTTPRequestHead) -> Int64 {
+        var length = head.method.rawValue.utf8.count + 1 + head.uri.utf8.count + 1 + "\(head.version)".utf8.count + 2
+        for (name, value) in head.headers { length += name.utf8.count + 2 + value.utf8.count + 2 }
+        return Int64(length + 2)
     }
 
     private func watch(_ limit: TimeAmount, generation: Int) {

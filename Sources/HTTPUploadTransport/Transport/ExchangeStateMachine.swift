@@ -70,6 +70,8 @@ struct ExchangeStateMachine: Sendable {
     private(set) var responseBytesSeen = false
     /// Whether the server reset the connection (a TCP RST) rather than closing it.
     private var peerReset = false
+    /// Whether the server closed its side while bytes of the request were still unacknowledged.
+    private var peerClosedMissingRequestBytes = false
 
     /// Creates the machine for a request about to be sent.
     init() {}
@@ -84,11 +86,15 @@ struct ExchangeStateMachine: Sendable {
     var awaitsFirstResponseByte: Bool { request == .sent && !responseBytesSeen && response == .waitingForHead }
 
     /// Whether the server certainly does not have the whole request: its end was never written
-    /// in full, or the server reset the connection. A TCP reset comes from a socket its
-    /// application closed with bytes unread, or closed before they arrived, so the application
-    /// cannot have read the whole request (a server that aborts after reading everything, with
-    /// `SO_LINGER` 0, is the exception this accepts).
-    var requestCertainlyIncomplete: Bool { request != .sent || peerReset }
+    /// in full, the server reset the connection, or it closed the connection while bytes of the
+    /// request were unacknowledged. A TCP reset comes from a socket its application closed with
+    /// bytes unread, or closed before they arrived, so the application cannot have read the
+    /// whole request (a server that aborts after reading everything, with `SO_LINGER` 0, is the
+    /// exception this accepts). A server's close (its FIN) acknowledges every byte its machine
+    /// received, so a byte still unacknowledged after it never reached the server (a server
+    /// that shuts down only its sending side and reads on is the exception this accepts: no
+    /// HTTP/1.1 server stops talking before it has read the request).
+    var requestCertainlyIncomplete: Bool { request != .sent || peerReset || peerClosedMissingRequestBytes }
 
     // MARK: Request events
 
@@ -188,6 +194,12 @@ struct ExchangeStateMachine: Sendable {
     /// the failure itself arrives as its own event.
     mutating func connectionReset() {
         peerReset = true
+    }
+
+    /// The server closed its side of the connection while the socket still held bytes of the
+    /// request it had not acknowledged (`TCPSendQueue`); the close arrives as its own event.
+    mutating func peerClosedMissingBytes() {
+        peerClosedMissingRequestBytes = true
     }
 
     /// The connection closed (or reset) with the exchange unfinished.

@@ -130,9 +130,11 @@ extension UploadQueueStateMachine {
         var error = error
         if flight.cancelRequested {
             error = .transferFailed(reason: .cancelledAfterSending)
-        } else if flight.bodyMayHaveCompleted, error.isRetryable, case let .transferFailed(reason) = error {
+        } else if flight.bodyMayHaveCompleted, error.isRetryable, case let .transferFailed(reason) = error,
+                  !reason.isIncompleteAtServer {
             // Only a failure that would be retried needs saying so; one that is not (a proxy's
-            // 407 the transport turned into an error, say) keeps its own words.
+            // 407 the transport turned into an error, say) keeps its own words, and one the
+            // connection proved incomplete at the server (`incompleteAtServer`) is retried.
             error = .transferFailed(reason: .unansweredAfterSending(reason))
         }
         fail(&record, flight, error, now: now, &actions)

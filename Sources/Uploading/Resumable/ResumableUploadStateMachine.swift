@@ -157,6 +157,7 @@ public struct ResumableUploadStateMachine: Sendable {
         guard case let .transferFailed(reason) = error else { return false }
         switch reason {
         case .connectionLost, .idleTimedOut, .connectFailed, .connectTimedOut, .connectionRefused: return true
+        case let .incompleteAtServer(reason): return isResumable(.transferFailed(reason: reason))
         default: return false
         }
     }

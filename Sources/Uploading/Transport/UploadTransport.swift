@@ -16,9 +16,11 @@
 /// A transport **must**:
 /// - send exactly `request.message.body.contentLength` bytes with that `Content-Length`, reading the body
 ///   through a reader it opens for this request and closes when the request ends, however it ends;
-/// - count the body bytes actually written to the connection (not handed to a buffer), readable
-///   at any moment and from any thread as `TransportTask.bytesWritten` (cheaply: it is read for
-///   every transfer ten times a second);
+/// - count the body bytes the server's machine acknowledged where the connection can tell (a TCP
+///   socket's send queue), else those actually written to the connection (not handed to a
+///   buffer), readable at any moment and from any thread as `TransportTask.bytesWritten`
+///   (cheaply: it is read for every transfer ten times a second), so progress, speed and ETA
+///   follow the server and 100 % means it holds the last byte;
 /// - call `bodyCompleting` just before it hands the body's last byte to the connection — after
 ///   every other byte was handed over and the body's files passed their final check — and write
 ///   that byte only when it returned true; on false it **must not** write it, closes the
@@ -73,8 +75,9 @@ public protocol TransportTask: Sendable {
     /// stopped. Transports that leave nothing behind need not implement it.
     func cancelDiscardingUpload()
 
-    /// The body bytes written to the connection so far (callable from any thread): the manager
-    /// reads it once per `progressInterval` while the transfer runs, and when it ends.
+    /// The body bytes the server acknowledged so far, or written where the connection cannot
+    /// tell (callable from any thread): the manager reads it once per `progressInterval` while
+    /// the transfer runs, and when it ends.
     var bytesWritten: Int64 { get }
 }
 
