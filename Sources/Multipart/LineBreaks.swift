@@ -1,4 +1,4 @@
-/// Line-break normalisation for field names and text values.
+/// Line-break normalisation for field names (the WHATWG algorithm; values go as given).
 enum LineBreaks {
     /// The text with every CR, LF and CRLF replaced by CRLF.
     ///

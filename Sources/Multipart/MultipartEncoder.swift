@@ -40,7 +40,8 @@ public struct MultipartEncoder: Sendable {
             try appendHeaderBlock(for: part, to: &pending)
             switch part.content {
             case let .text(value):
-                let bytes = Array(LineBreaks.normalizedToCRLF(value).utf8)
+                // As given, line breaks included, as curl sends `-F`, `<file` and `--form-string`.
+                let bytes = Array(value.utf8)
                 guard !bytes.contains(subsequence: delimiter) else { throw .boundaryInContent(partName: part.name) }
                 pending += bytes
             case let .file(.bytes(bytes)):

@@ -17,7 +17,7 @@ public struct MultipartForm: Sendable, Hashable, Codable {
     ///
     /// - Parameters:
     ///   - name: The field name.
-    ///   - value: The field value; line breaks are normalised to CRLF when encoded.
+    ///   - value: The field value, sent byte for byte (line breaks as given).
     public mutating func addText(name: String, value: String) {
         parts.append(.text(name: name, value: value))
     }

@@ -29,6 +29,21 @@ public enum PathName {
         return String(path[...end])
     }
 
+    /// A path made absolute against `directory`, lexically (no file is looked at): what the
+    /// journal keeps, so a job queued as `a.txt` in `/x` is still found from another folder.
+    ///
+    /// - Parameters:
+    ///   - path: A path as typed: absolute, or relative to `directory`.
+    ///   - directory: The current directory (absolute); nil leaves `path` as it is.
+    /// - Returns: `path` if it begins with `/` (or `directory` is nil), else `directory/path`
+    ///   with any leading `./` dropped.
+    public static func absolute(_ path: String, in directory: String?) -> String {
+        guard let directory, !path.hasPrefix("/"), !path.isEmpty else { return path }
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
+        return relative.isEmpty || relative == "." ? directory : joined(directory, String(relative))
+    }
+
     /// `component` appended to `folder` with one `/` between them.
     ///
     /// - Parameters:

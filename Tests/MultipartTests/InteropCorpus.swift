@@ -35,7 +35,7 @@ enum InteropCorpus {
         for (index, name) in names.enumerated() {
             let value = "value of \(name)\nsecond line"
             form.addText(name: name, value: value)
-            let sent = Array(value.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+            let sent = Array(value.utf8)
             expected.append(Expected(name: whatwgEscapedName(name), filename: nil, contentType: nil,
                                      sha256: sha256(sent), size: sent.count))
             let content = contents[index % contents.count]

@@ -23,6 +23,25 @@ struct FormStringCommandTests {
         #expect(request.parts[4].size == #""quoted""#.utf8.count)
     }
 
+    @Test("-F name=<file, and values holding line breaks, arrive byte for byte as curl sends them")
+    func bytesAsGiven() async throws {
+        let dir = TemporaryDirectory()
+        let note = dir.path("note.txt")
+        try TestFile.write(Array("hello\n".utf8), to: note)
+        let server = try await RecordingHTTPServer.start()
+        let parts = ["-F", "note=<\(note)", "-F", "lines=a\nb\rc", "--form-string", "literal=x\r\ny\n"]
+        let ferry = try FerryProcess(["send", "--url", server.url] + parts + ["-F", "file=@\(note)"], stateHome: dir.path("state"))
+        #expect(try await ferry.exitStatus() == 0, "\(ferry.errorText)")
+        let curl = try await CompletedProcess.run(["/usr/bin/curl", "--fail", "--silent", "--show-error", server.url] + parts
+            + ["-F", "file=@\(note)"])
+        #expect(curl.status == 0, "\(curl.errors)")
+        let sent = try await server.request(0)
+        let replayed = try await server.request(1)
+        #expect(sent.parts == replayed.parts)
+        #expect(sent.parts.first?.size == 6, "hello and its LF, no CR added")
+        #expect(sent.parts[1].size == "a\nb\rc".utf8.count)
+    }
+
     @Test("--form-string without = is a usage error naming the option")
     func missingEquals() async throws {
         let dir = TemporaryDirectory()
