@@ -49,9 +49,9 @@ public struct UploadPlanner: Sendable {
     /// - Returns: One spec per file, or one for all (or one for the `-F` parts alone).
     public static func jobs(for files: [String], bundle: Bool, template: UploadJobSpec,
                             partFilenames: [String: String] = [:]) -> [UploadJobSpec] {
-        bundle || files.isEmpty
-            ? [template.replacingFiles(files.map { capture($0, partFilenames: partFilenames) })]
-            : jobs(for: files, template: template, partFilenames: partFilenames)
+        guard bundle || files.isEmpty else { return jobs(for: files, template: template, partFilenames: partFilenames) }
+        let directory = FileSystemName.currentDirectory()
+        return [template.replacingFiles(files.map { capture($0, in: directory, partFilenames: partFilenames) })]
     }
 
     /// The request every job of this plan shares, without files: URL, method, headers and the
@@ -70,9 +70,10 @@ public struct UploadPlanner: Sendable {
             case let .textFromFile(path):
                 textFields.append(FormTextField(name: argument.name, value: try CurlFormArgument.readText(at: path)))
             case let .file(path):
-                extraFileParts.append(ExtraFilePart(name: argument.name, path: path, filename: argument.filename,
+                let absolute = PathName.absolute(path, in: FileSystemName.currentDirectory())
+                extraFileParts.append(ExtraFilePart(name: argument.name, path: absolute, filename: argument.filename,
                                                     contentType: argument.contentType, textFieldsBefore: textFields.count,
-                                                    size: QueuedFile.capture(path: path).size))
+                                                    size: QueuedFile.capture(path: absolute).size))
             }
         }
         return UploadJobSpec(url: url, method: method, headers: headers, fileField: fileField,
@@ -91,12 +92,14 @@ public struct UploadPlanner: Sendable {
     /// - Returns: The specs, in order.
     public static func jobs(for files: some Sequence<String>, template: UploadJobSpec,
                             partFilenames: [String: String] = [:]) -> [UploadJobSpec] {
-        files.map { template.replacingFiles([capture($0, partFilenames: partFilenames)]) }
+        let directory = FileSystemName.currentDirectory()
+        return files.map { template.replacingFiles([capture($0, in: directory, partFilenames: partFilenames)]) }
     }
 
-    /// A file recorded now, with its part filename if it has one.
-    private static func capture(_ path: String, partFilenames: [String: String]) -> QueuedFile {
-        var file = QueuedFile.capture(path: path)
+    /// A file recorded now under its absolute path (so `--resume` finds it from any folder),
+    /// with its part filename if it has one.
+    private static func capture(_ path: String, in directory: String?, partFilenames: [String: String]) -> QueuedFile {
+        var file = QueuedFile.capture(path: PathName.absolute(path, in: directory))
         file.partFilename = partFilenames[path]
         return file
     }

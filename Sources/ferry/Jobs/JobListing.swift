@@ -1,4 +1,5 @@
 import Multipart
+import TerminalUI
 import Uploading
 
 /// How `ferry jobs` shows one journal job: a line for people, a JSON object for scripts.
@@ -15,18 +16,20 @@ struct JobListing {
         job.mayHaveArrived ? "may-have-arrived" : job.state.rawValue
     }
 
-    /// The paths the job sends, shown as the terminal can print them.
+    /// The paths the job sends.
     private var name: String {
-        let paths = job.spec.namingPaths.map(FileSystemName.escaped)
+        let paths = job.spec.namingPaths
         guard let first = paths.first else { return "(no files)" }
         return paths.count > 1 ? "\(first) (+\(paths.count - 1) more)" : first
     }
 
-    /// `#ID  STATE  PATH  -> URL[: why]`.
+    /// `#ID  STATE  PATH  -> URL[: why]`, as a terminal can print it: bytes that are not UTF-8
+    /// as `\xNN` and control characters escaped (a name's escape sequence or line break, in the
+    /// path or in the error that names it, is shown, never obeyed), as `ferry send` shows them.
     var line: String {
         var text = "#\(job.id)  \(state)  \(name)  -> \(job.spec.url)"
         if job.state == .failed, let error = job.lastError { text += ": \(error.description)" }
-        return text
+        return DisplayWidth.displayable(bytes: FileSystemName.bytes(of: text))
     }
 
     /// The job as one line of JSON.

@@ -18,11 +18,17 @@ final class FerryProcess: Sendable {
     /// `rawArguments` are byte strings (not necessarily UTF-8, which `Process` cannot pass):
     /// `/bin/sh` rebuilds each one with `printf` and execs the binary with them last.
     ///
-    /// - Parameter closingOutput: Whether to close the reading end of standard output's pipe
-    ///   at once, as `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
+    /// - Parameters:
+    ///   - closingOutput: Whether to close the reading end of standard output's pipe at once, as
+    ///     `ferry send | head -0` would: the child's writes then fail with `EPIPE`.
+    ///   - currentDirectory: The folder it runs in; nil for the test's own.
     init(_ arguments: [String], rawArguments: [[UInt8]] = [], stateHome: String, closingOutput: Bool = false,
-         environment overrides: [String: String] = [:]) throws {
+         environment overrides: [String: String] = [:], currentDirectory: String? = nil) throws {
         process = Process()
+        if let currentDirectory {
+            Unprivileged.handOver(foldersIn: [currentDirectory])
+            process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory, isDirectory: true)
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = stateHome
         environment.merge(overrides) { _, override in override }
