@@ -20,9 +20,9 @@ struct SendTerminationTests {
     func endEarly() {
         let shutDowns = ShutDowns()
         let termination = SendTermination { shutDowns.record($0, $1) }
-        #expect(termination.currentPhase == .running && !termination.isTerminating)
+        #expect(termination.currentPhase == .running)
         termination.end(because: "interrupted", status: 130)
-        #expect(termination.currentPhase == .endingEarly && termination.isTerminating)
+        #expect(termination.currentPhase == .endingEarly)
         termination.end(because: "interrupted again", status: 130)
         termination.endSoon(because: "standard output was closed by its reader", status: 141)
         #expect(shutDowns.calls.withLock { $0 } == ["interrupted 130"])
@@ -33,7 +33,7 @@ struct SendTerminationTests {
         let shutDowns = ShutDowns()
         let termination = SendTermination { shutDowns.record($0, $1) }
         await termination.finishNormally()
-        #expect(termination.currentPhase == .finishingNormally && !termination.isTerminating)
+        #expect(termination.currentPhase == .finishingNormally)
         termination.end(because: "interrupted", status: 130)
         termination.endSoon(because: "closed", status: 141)
         #expect(termination.currentPhase == .finishingNormally)
@@ -45,7 +45,7 @@ struct SendTerminationTests {
         let shutDowns = ShutDowns()
         let termination = SendTermination { shutDowns.record($0, $1) }
         termination.endSoon(because: "closed", status: 141)
-        #expect(termination.isTerminating)
+        #expect(termination.currentPhase == .endingEarly)
         #expect(shutDowns.done.wait(timeout: .now() + 10) == .success)
         #expect(shutDowns.calls.withLock { $0 } == ["closed 141"])
     }

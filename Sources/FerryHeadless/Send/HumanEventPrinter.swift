@@ -98,15 +98,18 @@ public final class HumanEventPrinter: @unchecked Sendable {
 
     /// Clears the live lines and prints the summary, then the links the succeeded jobs' answers
     /// gave, one a line in the order the jobs finished (so the last line of one upload is its link).
+    /// A run that ended early (`interrupted`) says so and how many jobs it left for `--resume`.
     ///
     /// - Throws: ``StandardStreamError`` when `output` cannot be written.
-    public func finish(_ summary: UploadSummary, seconds: Double) throws(StandardStreamError) {
+    public func finish(_ summary: UploadSummary, seconds: Double, interrupted: Bool = false) throws(StandardStreamError) {
         active = [:]
         // Under a second the rate says more about start-up than about the transfer: left out.
         let rate = seconds >= 1 ? " (\(HumanFormat.rate(bytesPerSecond: Double(summary.bytesSent) / seconds)))" : ""
+        let left = summary.queued + summary.uploading
+        let ending = interrupted ? "; interrupted, \(left) left for --resume" : ""
         try redraw(adding: [
             "\(summary.succeeded) succeeded, \(summary.failed) failed, \(summary.cancelled) cancelled; "
-                + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.elapsed(.seconds(seconds)))\(rate)",
+                + "\(HumanFormat.bytes(summary.bytesSent)) in \(HumanFormat.elapsed(.seconds(seconds)))\(rate)\(ending)",
         ] + links)
     }
 

@@ -17,9 +17,10 @@ public final class SendTermination: Sendable {
     private let shutDown: @Sendable (_ reason: String, _ status: Int32) -> Void
 
     /// Creates the termination for one run of `ferry send`: ending early waits until the run's
-    /// files are all queued (recorded in the journal), stops `manager`, writes and closes
-    /// `journal`, lets `events` drain, writes `ferry: REASON; unfinished jobs are kept for ferry
-    /// send --resume` to standard error and exits with the status.
+    /// files are all queued (recorded in the journal), stops `manager`, writes `journal`, hands
+    /// every event to `events` (each job's outcome is printed before exit), runs `closing` with
+    /// the summary on `events`, closes the journal, writes `ferry: REASON; unfinished jobs are
+    /// kept for ferry send --resume` to standard error and exits with the status.
     ///
     /// - Parameters:
     ///   - manager: The run's manager.
@@ -27,15 +28,17 @@ public final class SendTermination: Sendable {
     ///   - events: The serial queue events are printed on; pending prints finish before exit.
     ///   - queueing: Entered while the run is still queueing its files; left when every file is
     ///     queued (or queueing failed).
+    ///   - closing: Prints the summary of the interrupted run, on `events`, after every event.
     public convenience init(manager: UploadManager, journal: UploadJournal?, events: DispatchQueue,
-                            queueing: DispatchGroup) {
+                            queueing: DispatchGroup, closing: @escaping @Sendable (UploadSummary) -> Void) {
         self.init { reason, status in
             // A file not yet queued would be missing from `--resume`.
             queueing.wait()
             manager.stop()
             manager.flushJournal()
+            let summary = manager.deliverEventsNow()
+            events.sync { closing(summary) }
             try? journal?.close()
-            events.sync {}
             StandardStream.error.writeLineIgnoringFailure("ferry: \(reason); unfinished jobs are kept for `ferry send --resume`")
             exit(status)
         }
@@ -52,8 +55,6 @@ public final class SendTermination: Sendable {
     /// Where the run is: still running, ending early, or finishing normally.
     public var currentPhase: Phase { phase.load(ordering: .acquiring) }
 
-    /// Whether the run is ending early: events are no longer printed.
-    public var isTerminating: Bool { currentPhase == .endingEarly }
 
     /// Ends the run early with `status` (see ``init(manager:journal:events:)``), unless it is
     /// already ending or finishing.

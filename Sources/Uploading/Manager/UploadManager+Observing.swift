@@ -69,6 +69,19 @@ extension UploadManager {
         }
     }
 
+    /// Hands every event gathered so far to the subscribers' queues at once (not after the
+    /// gathering delay) and returns the queue's summary: what a run that ends early reports last.
+    /// **Must not** be called on the root queue, nor on an event loop (it waits for the root queue).
+    ///
+    /// - Returns: The summary now.
+    public func deliverEventsNow() -> UploadSummary {
+        dispatchPrecondition(condition: .notOnQueue(rootQueue))
+        return rootQueue.sync {
+            deliverGatheredEvents()
+            return machine.summary
+        }
+    }
+
     /// Blocks until the root queue has handled everything submitted so far — attempts being
     /// started on the file queue included — and handed every event to the subscribers' queues
     /// (tests).

@@ -40,6 +40,10 @@ struct SendEventRecord {
     var link: String?
     /// The offsets a resumable request (`--resumable`) went on from after lost connections.
     var resumedAt: [Int64]?
+    /// The summary of a run that ended early (a signal, the journal, standard output): true.
+    var interrupted: Bool?
+    /// The summary of a run that ended early: the jobs left unfinished for `--resume`.
+    var queued: Int?
 
     /// The record for an event; nil for events scripts do not see (removal, pausing; journal
     /// notices go to standard error).
@@ -81,14 +85,19 @@ struct SendEventRecord {
         }
     }
 
-    /// The closing `summary` record.
-    init(summary: UploadSummary) {
+    /// The closing `summary` record; one of a run that ended early says so (`interrupted`) and
+    /// how many jobs it left unfinished (`queued`).
+    init(summary: UploadSummary, interrupted: Bool = false) {
         event = "summary"
         succeeded = summary.succeeded
         failed = summary.failed
         cancelled = summary.cancelled
         bytes = summary.bytesSent
         total = summary.totalBytes
+        if interrupted {
+            self.interrupted = true
+            queued = summary.queued + summary.uploading
+        }
     }
 
     private init(event: String, endpoint: UploadEndpoint) {
@@ -149,9 +158,11 @@ struct SendEventRecord {
         line.add("failed", failed)
         line.add("files", files)
         line.add("id", id)
+        line.add("interrupted", json: interrupted.map { $0 ? "true" : "false" })
         line.add("link", link)
         line.add("path", path)
         line.add("pathBytesHex", pathBytesHex)
+        line.add("queued", queued)
         line.add("rate", rate)
         line.add("reason", reason)
         line.add("response", response)

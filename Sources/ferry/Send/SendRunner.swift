@@ -72,11 +72,19 @@ struct SendRunner {
         let events = DispatchQueue(label: "ferry.send.events")
         let queueing = DispatchGroup()
         queueing.enter()
-        let termination = SendTermination(manager: manager, journal: journal, events: events, queueing: queueing)
         let printer = HumanEventPrinter(output: StandardStream.output, isTerminal: isatty(STDOUT_FILENO) == 1,
                                         responseField: responseField)
+        let start = DispatchTime.now()
+        let json = json
+        // Ending early, every job's outcome is printed, then a summary that says so.
+        let termination = SendTermination(manager: manager, journal: journal, events: events, queueing: queueing) { summary in
+            if json {
+                try? StandardStream.output.write(SendEventRecord(summary: summary, interrupted: true).jsonLine() + "\n")
+            } else {
+                try? printer.finish(summary, seconds: Self.seconds(since: start), interrupted: true)
+            }
+        }
         let subscription = manager.subscribe(on: events) { batch in
-            guard !termination.isTerminating else { return }
             for case let .journalFailed(error) in batch {
                 // Nothing new may start: what is in flight ends, and --resume has the rest.
                 termination.endSoon(because: error.description, status: 1)
@@ -99,7 +107,6 @@ struct SendRunner {
             }
         }
         let signals = installSignalHandlers(termination)
-        let start = DispatchTime.now()
         do {
             defer { queueing.leave() }
             if resume {
@@ -121,7 +128,7 @@ struct SendRunner {
         let summary = await manager.waitUntilIdle()
         events.sync {}
         await termination.finishNormally()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let seconds = Self.seconds(since: start)
         manager.flushJournal()
         let idleCensus = transport.connectionCensus
         try? await transport.shutdown()
@@ -142,6 +149,11 @@ struct SendRunner {
         signals.forEach { $0.cancel() }
         try? journal?.close()
         return summary
+    }
+
+    /// The seconds since `start`.
+    private static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     /// Names the failed jobs `--resume` leaves in the journal, on standard output (a `left` event
