@@ -252,7 +252,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case let .serverRejected(status, retryAfter, message):
             var text = "the server answered \(status)"
             if let retryAfter { text += " (Retry-After \(UploadError.format(retryAfter)))" }
-            if let message { text += ": \(message)" }
+            if let message { text += ": " + (message.hasSuffix(".") ? String(message.dropLast()) : message) }
             if status == 408 || status == 429 || (500...599).contains(status) {
                 return text + "; retrying may help"
             }
@@ -264,8 +264,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case let .recorded(description):
             return description
         case let .credentialsRefused(endpoint, status):
-            return "not sent: \(endpoint) refused the credentials of an earlier upload (\(status)); "
-                + "change the credentials (the header, -u, --oauth2-bearer), then retry"
+            return "not sent: \(endpoint) answered \(status) to an earlier upload (credentials wanted or refused); "
+                + "give or change the credentials (the header, -u, --oauth2-bearer), then retry"
         case let .tusFailed(reason):
             return reason.description
         }

@@ -73,6 +73,17 @@ struct HumanEventPrinterTests {
         ])
     }
 
+    @Test("a 401 to a request without credentials says the endpoint wants them, not that it refused them")
+    func wantedCredentials() throws {
+        let printer = printer()
+        let endpoint = UploadEndpoint(url: "http://127.0.0.1:1/upload")!
+        try printer.handle([.endpointPaused(endpoint, EndpointPause(refusedCredentials: 401, credentialsSent: false))])
+        #expect(output.lines == [
+            "refused http://127.0.0.1:1 wants credentials (401) and none were sent: none of its uploads is sent; "
+                + "give them (-H, -u, --oauth2-bearer) and send again",
+        ])
+    }
+
     @Test("a Retry-After pause of an endpoint is a line when it begins and one when it ends")
     func retryAfterPauseLines() throws {
         let printer = printer()

@@ -37,8 +37,16 @@ struct EndpointPauseCommandTests {
             #expect(pause?["status"] as? Int == 401)
             let failures = events.filter { $0["event"] as? String == "failed" }.compactMap { $0["error"] as? String }
             #expect(failures.count == 5, "\(json.outputLines)")
-            #expect(failures.dropFirst().allSatisfy { $0.hasPrefix("not sent: \(server.baseURL) refused the credentials") }, "\(failures)")
+            #expect(failures.dropFirst().allSatisfy { $0.hasPrefix("not sent: \(server.baseURL) answered 401 to an earlier upload") },
+                    "\(failures)")
             #expect(requests.withLock { $0 } == 2)
+
+            // Without credentials, nothing was refused: the endpoint wants some.
+            let bare = try FerryProcess(["send", "--url", server.baseURL + "/upload", "--concurrency", "1"] + files,
+                                        stateHome: dir.path("state"))
+            #expect(try await bare.exitStatus() == 1, "\(bare.errorText)")
+            #expect(bare.outputLines.first == "refused \(server.baseURL) wants credentials (401) and none were sent: "
+                + "none of its uploads is sent; give them (-H, -u, --oauth2-bearer) and send again", "\(bare.outputLines)")
         }
     }
 

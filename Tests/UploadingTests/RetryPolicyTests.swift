@@ -1,4 +1,5 @@
 import Foundation
+import Multipart
 import Testing
 @testable import Uploading
 
@@ -104,15 +105,30 @@ struct RetryPolicyTests {
         #expect(UploadResponse(status: 503).retryAfter(relativeTo: Date()) == nil)
     }
 
-    @Test("a response's reason for people: a JSON error or message, else the first line of text; not HTML")
+    @Test("a response's reason for people: a JSON error, message or detail, else the first lines of text, escaped; not HTML")
     func reasonText() {
-        func reason(_ body: String) -> String? { UploadResponse(status: 507, body: Array(body.utf8)).reasonText }
+        func reason(_ body: String, type: String? = nil) -> String? {
+            UploadResponse(status: 507, headers: type.map { [HeaderField(name: "Content-Type", value: $0)] } ?? [],
+                           body: Array(body.utf8)).reasonText
+        }
         #expect(reason(#"{"error": "the disk is full"}"#) == "the disk is full")
         #expect(reason(#"{"message": "quota exceeded", "code": 7}"#) == "quota exceeded")
-        #expect(reason("\n  No space left\nmore\n") == "No space left")
+        #expect(reason(#"{"type": "about:blank", "detail": "too big"}"#, type: "application/problem+json") == "too big")
+        #expect(reason("\n  No space left\nmore\n\nand more\nnot this\n") == "No space left more and more")
+        #expect(reason("red \u{1B}[31m here") == "red \\x1B[31m here")
         #expect(reason("<html><body>507</body></html>") == nil)
+        #expect(reason("not for people", type: "application/octet-stream") == nil)
+        #expect(reason("plain words", type: "text/plain; charset=utf-8") == "plain words")
         #expect(reason("") == nil)
         #expect(reason(String(repeating: "x", count: 400))?.count == 300)
+    }
+
+    @Test("a rejection carries the server's words: a 413's text body is part of the failure's description")
+    func serverWords() {
+        let response = UploadResponse(status: 413, headers: [HeaderField(name: "Content-Type", value: "text/plain")],
+                                      body: Array("The request body is larger than the limit of 1024 bytes\n".utf8))
+        let error = RedirectPolicy.error(for: response, jobURL: "http://h/up", followsRedirects: false, retryAfter: nil)
+        #expect(error.description.contains("413: The request body is larger than the limit of 1024 bytes"), "\(error.description)")
     }
 
     @Test("a captured body is cut to 64 KiB")

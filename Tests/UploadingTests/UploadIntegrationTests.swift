@@ -61,7 +61,8 @@ struct UploadIntegrationTests {
             #expect(summary.failed == 1)
             let job = try #require(manager.job(id))
             #expect(job.attempts == 1)
-            #expect(job.lastError == .serverRejected(status: 403, retryAfter: nil))
+            #expect(job.lastError == .serverRejected(status: 403, retryAfter: nil, message: "Injected status 403 (--status 403)."),
+                    "the server's own words come with the status")
             #expect(book.logs.count == 1)
         }
     }

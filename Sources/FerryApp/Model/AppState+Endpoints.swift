@@ -12,9 +12,8 @@ extension AppState {
     mutating func endpointPaused(_ endpoint: UploadEndpoint, _ pause: EndpointPause) {
         let wasRefused = queue.endpointPauses[endpoint]?.refusedCredentials != nil
         queue.endpointPauses[endpoint] = pause
-        guard let status = pause.refusedCredentials, !wasRefused else { return }
-        notice = "\(endpoint) refused the credentials (\(status)): its uploads wait; "
-            + "give the header its new value, Enter sends them with it"
+        guard let words = pause.credentialsText(for: endpoint), !wasRefused else { return }
+        notice = "\(words): its uploads wait; give the header its new value, Enter sends them with it"
         // A dialog, an editor or the help screen open: the notice and the status line say it.
         guard case .pane = inputMode else { return }
         let index: Int

@@ -73,9 +73,9 @@ public final class HumanEventPrinter: @unchecked Sendable {
         case let .journalFailed(error):
             diagnostics.writeLineIgnoringFailure("ferry: \(error)")
         case let .endpointPaused(endpoint, pause):
-            if let status = pause.refusedCredentials, refusedEndpoints.insert(endpoint).inserted {
-                lines.append("refused \(endpoint) refused the credentials (\(status)): none of its uploads is sent; "
-                    + "change them (-H, -u, --oauth2-bearer) and send again")
+            if let words = pause.credentialsText(for: endpoint), refusedEndpoints.insert(endpoint).inserted {
+                let change = pause.credentialsSent ? "change them" : "give them"
+                lines.append("refused \(words): none of its uploads is sent; \(change) (-H, -u, --oauth2-bearer) and send again")
             } else if pause.refusedCredentials == nil, let wait = pause.wait {
                 lines.append("paused  \(endpoint) for \(HumanFormat.elapsed(wait.delay)): it answered \(wait.status) with Retry-After")
             }

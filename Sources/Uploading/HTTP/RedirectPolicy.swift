@@ -113,7 +113,9 @@ public enum RedirectPolicy {
             status: response.status, location: response.value(forHeader: "Location"), from: current,
             redirectsSoFar: response.redirects.count, followsRedirects: followsRedirects
         ) else {
-            let message = response.status == 507 ? response.reasonText : S3ErrorDocument(body: response.body)?.description
+            // The server's own words: an S3 error document's, else the first lines of a text or
+            // JSON answer.
+            let message = S3ErrorDocument(body: response.body)?.description ?? response.reasonText
             return .serverRejected(status: response.status, retryAfter: retryAfter, message: message)
         }
         switch decision {

@@ -28,15 +28,32 @@ public struct EndpointPause: Sendable, Hashable {
     public var refusedCredentials: Int?
     /// The pause the server asked for, until it ends; nil when none is in force.
     public var wait: Wait?
+    /// Whether the refused request carried credentials (an `Authorization`, `Cookie` or other
+    /// secret header, or a URL's `user:password`): false when the endpoint wants credentials
+    /// and none were sent, so words say "wants credentials", never "refused them".
+    public var credentialsSent: Bool
 
     /// A pause.
     ///
     /// - Parameters:
     ///   - refusedCredentials: The status that refused the credentials, if any.
     ///   - wait: The pause the server asked for, if any.
-    public init(refusedCredentials: Int? = nil, wait: Wait? = nil) {
+    ///   - credentialsSent: Whether the refused request carried credentials.
+    public init(refusedCredentials: Int? = nil, wait: Wait? = nil, credentialsSent: Bool = true) {
         self.refusedCredentials = refusedCredentials
         self.wait = wait
+        self.credentialsSent = credentialsSent
+    }
+
+    /// What happened to the endpoint's credentials, in words: `HOST refused the credentials
+    /// (401)`, or `HOST wants credentials (401) and none were sent`; nil when none were refused.
+    ///
+    /// - Parameter endpoint: The endpoint paused.
+    public func credentialsText(for endpoint: UploadEndpoint) -> String? {
+        guard let status = refusedCredentials else { return nil }
+        return credentialsSent
+            ? "\(endpoint) refused the credentials (\(status))"
+            : "\(endpoint) wants credentials (\(status)) and none were sent"
     }
 
     /// Whether the pause holds anything back.

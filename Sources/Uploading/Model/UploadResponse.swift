@@ -54,17 +54,32 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// The captured body as UTF-8 text (invalid sequences replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
-    /// The reason the body gives, for a person: the `"error"` or `"message"` string of a JSON
-    /// object (as `ferry serve` and many APIs answer), else the body's first line of text; at
-    /// most 300 characters, `nil` when there is none.
+    /// The reason the body gives, for a person: the `"error"`, `"message"`, `"detail"` or
+    /// `"title"` string of a JSON object (as `ferry serve`, many APIs and RFC 9457 problem
+    /// details answer), else the first lines of a text body (at most three, joined by spaces);
+    /// at most 300 characters, control characters shown as `\xNN`; `nil` when the body is
+    /// empty, HTML or XML, or its `Content-Type` is neither text nor JSON.
     public var reasonText: String? {
+        if let type = value(forHeader: "Content-Type")?.lowercased() {
+            let media = type.split(separator: ";").first.map { $0.trimmingWhitespaceAndNewlines() } ?? ""
+            guard media.hasPrefix("text/") || media == "application/json" || media.hasSuffix("+json") else { return nil }
+        }
         var text = bodyText.trimmingWhitespaceAndNewlines()
-        if let object = try? JSONReader.read(body), let message = (object["error"] ?? object["message"])?.stringValue {
+        if let object = try? JSONReader.read(body),
+           let message = ["error", "message", "detail", "title"].lazy.compactMap({ object[$0]?.stringValue }).first {
             text = message
         }
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !line.isEmpty, !line.hasPrefix("<") else { return nil }
-        return line.count > 300 ? String(line.prefix(299)) + "…" : line
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespaceAndNewlines() }.filter { !$0.isEmpty }
+        guard let first = lines.first, !first.hasPrefix("<") else { return nil }
+        var shown = ""
+        for scalar in lines.prefix(3).joined(separator: " ").unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                shown += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown.count > 300 ? String(shown.prefix(299)) + "…" : shown
     }
 
     /// The delay asked for by a `Retry-After` header.

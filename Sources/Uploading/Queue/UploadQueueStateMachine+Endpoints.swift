@@ -88,6 +88,7 @@ extension UploadQueueStateMachine {
         let refusesCredentials = status == 401 || (status == 403 && endpointsWithSuccess.contains(endpoint))
         if refusesCredentials {
             held.pause.refusedCredentials = status
+            held.pause.credentialsSent = record.job.spec.carriesCredentials
         } else if status == 429 || status == 503, let retryAfter, retryAfter > .zero,
                   retryAfter <= configuration.retryPolicy.maximumRetryAfter {
             let until = now + retryAfter
