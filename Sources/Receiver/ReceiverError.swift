@@ -56,6 +56,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingBoundary
         /// `Content-Length` or the bytes actually read exceed the body limit (413).
         case bodyTooLarge(limit: Int64)
+        /// `Content-Length` is not a decimal number of bytes (400).
+        case invalidContentLength(String)
+        /// `Transfer-Encoding` names a coding other than `chunked` alone, as sent (501).
+        case unsupportedTransferCoding(String)
         /// The body has more parts than allowed (413).
         case tooManyParts(limit: Int)
         /// A text field is larger than allowed (413).
@@ -102,8 +106,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             switch reason {
             case .unsupportedContentType: return 415
             case .bodyTooLarge, .tooManyParts, .fieldTooLarge: return 413
-            case .missingBoundary, .malformedPartHeaders, .malformedBody, .missingClosingBoundary, .truncatedBody:
+            case .missingBoundary, .invalidContentLength, .malformedPartHeaders, .malformedBody, .missingClosingBoundary,
+                .truncatedBody:
                 return 400
+            case .unsupportedTransferCoding: return 501
             case .injectedFailure(let status, _): return status
             case .unauthorized: return 401
             case .headerTimedOut, .bodyTimedOut, .bodyTooSlow: return 408
@@ -158,6 +164,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "The multipart/form-data Content-Type has no boundary parameter."
             case .bodyTooLarge(let limit):
                 return "The request body is larger than the limit of \(limit) bytes; send less or raise --max-body."
+            case .invalidContentLength(let value):
+                return "Content-Length '\(value)' is not a number of bytes; send the body's size in decimal digits."
+            case .unsupportedTransferCoding(let coding):
+                return "Transfer-Encoding '\(coding)' is not implemented here, only 'chunked' alone; send the body as it is, chunked or with a Content-Length."
             case .tooManyParts(let limit):
                 return "The request has more than \(limit) parts; send fewer or raise --max-parts."
             case .fieldTooLarge(let name, let limit):

@@ -84,11 +84,7 @@ struct UploadHandler: Sendable {
             expect.lowercased() == "100-continue", !faults.plan.stall, slots.hasRoom
         else { return false }
         let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        guard Self.isUploadPath(path), boundary(of: head.headerFields) != nil else { return false }
-        if let length = head.headerFields[.contentLength].flatMap({ Int64($0) }), length > limits.maxBodySize {
-            return false
-        }
-        return true
+        return Self.isUploadPath(path) && boundary(of: head.headerFields) != nil
     }
 
     /// Whether `path` is one of the upload routes.
@@ -126,10 +122,9 @@ struct UploadHandler: Sendable {
         guard let boundary = boundary(of: request.headers) else {
             return .failed(.requestRejected(reason: .missingBoundary), closeConnection: expectsContinue)
         }
+        // RequestFramingMiddleware has answered a Content-Length that is not a number or is over
+        // the limit, so this one fits an Int64.
         let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
-        if let expectedLength, expectedLength > limits.maxBodySize {
-            return .failed(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true)
-        }
 
         // Random decisions are drawn in this order, once per request (see FaultPlan).
         let drop = faults.shouldDropConnection()
