@@ -82,7 +82,8 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case bodyTimedOut(limit: Duration)
         /// The body arrived slower than the minimum rate over a window of waiting (408).
         case bodyTooSlow(received: Int64, window: Duration, minimumRate: Int)
-        /// As many uploads as allowed are already being received (503, `Retry-After`).
+        /// As many upload files as allowed are open, so a file part (or tus PATCH) cannot open
+        /// its own (503, `Retry-After`).
         case tooManyUploads(limit: Int)
     }
 
@@ -194,7 +195,7 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .bodyTooSlow(let received, let window, let minimumRate):
                 return "The body arrived too slowly: \(received) bytes in \(Self.seconds(window)), under the minimum of \(minimumRate) bytes a second (--min-body-rate); nothing was kept."
             case .tooManyUploads(let limit):
-                return "The receiver is already taking \(limit) uploads at once (--max-uploads); try again shortly (Retry-After)."
+                return "The receiver already has \(limit) upload files open at once (--max-uploads); try again shortly (Retry-After)."
             }
         case .storageFailed(let reason):
             switch reason {
