@@ -97,6 +97,9 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case writeFailed(name: String, errno: Int32)
         /// The disk or the quota of the upload directory is full (`ENOSPC`, `EDQUOT`) (507).
         case outOfSpace(name: String, errno: Int32)
+        /// The disk or the quota filled up while a tus PATCH wrote to upload `id`, which was
+        /// removed for it: its bytes, its info and its state (507; 404 from then on).
+        case outOfSpaceUploadRemoved(id: String, errno: Int32)
     }
 
     /// The HTTP status a request-level error is answered with (507 for a full disk, 500 for
@@ -116,7 +119,7 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .headerTimedOut, .bodyTimedOut, .bodyTooSlow: return 408
             case .tooManyUploads: return 503
             }
-        case .storageFailed(.outOfSpace): return 507
+        case .storageFailed(.outOfSpace), .storageFailed(.outOfSpaceUploadRemoved): return 507
         case .storageFailed: return 500
         case .tusRefused(let reason): return reason.httpStatus
         case .invalidConfiguration, .serverFailed: return 500
@@ -208,6 +211,9 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .outOfSpace(let name, let errno):
                 let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
                 return "Insufficient storage: \(what) (errno \(errno)) while saving '\(FileSystemName.escaped(name))'; the partial file was removed and nothing of this upload was kept. Free space on the server, then send again."
+            case .outOfSpaceUploadRemoved(let id, let errno):
+                let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
+                return "Insufficient storage: \(what) (errno \(errno)) while writing /files/\(id); the upload was removed for lack of space, with every byte it had, and cannot be resumed (HEAD answers 404). Free space on the server, then create a new upload with POST /files/."
             }
         case .tusRefused(let reason):
             return reason.description

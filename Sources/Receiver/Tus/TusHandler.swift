@@ -87,7 +87,7 @@ struct TusHandler: Sendable {
         uploads.insert(machine)
         if hasBody || length == 0 {
             var response = await receive(request, id: id, offset: 0, context: context)
-            response.headers[.location] = "/files/" + id
+            if uploads.contains(id) { response.headers[.location] = "/files/" + id }
             if response.status == .noContent { response.status = .created }
             return response
         }
@@ -165,6 +165,8 @@ struct TusHandler: Sendable {
         }
         let outcome = await readBody(request, id: id, offset: offset, remaining: remaining, checksum: checksum, context: context)
         switch outcome {
+        case .discarded(.storageFailed(.outOfSpace(_, let errno)), let closeConnection):
+            return await removeForLackOfSpace(id, errno: errno, context: context, closeConnection: closeConnection)
         case .discarded(let error, let closeConnection):
             uploads.update(id) { $0.patchDiscarded() }
             if case .requestRejected(.truncatedBody) = error {
@@ -252,6 +254,19 @@ struct TusHandler: Sendable {
             await writer.discard()
             return .discarded(error, closeConnection: interruption == nil && expectedLength == nil)
         }
+    }
+
+    /// Removes an upload whose PATCH found the disk full (its bytes, its `.info`, its state), so
+    /// that the space goes back and no client resumes what cannot be kept, and answers 507.
+    private func removeForLackOfSpace(
+        _ id: String, errno: Int32, context: ReceiverRequestContext, closeConnection: Bool
+    ) async -> Response {
+        uploads.remove(id)
+        digests.remove(id)
+        let staging = staging
+        await pool.runBlocking { staging.remove(id) }
+        return Self.answer(.storageFailed(reason: .outOfSpaceUploadRemoved(id: id, errno: errno)), context: context,
+                           closeConnection: closeConnection)
     }
 
     /// Writes the upload's new offset to its `.info` and answers it.
