@@ -23,8 +23,7 @@ struct AccessMiddleware: RouterMiddleware {
         }
         let error = ReceiverError.requestRejected(reason: .unauthorized)
         context.logDetails.withState { $0.error = error.description }
-        let length = request.headers[.contentLength].flatMap { Int64($0) }
-        if request.headers[.transferEncoding] != nil || (length ?? 0) > 0 {
+        if RequestFraming.announcesBody(request.headers) {
             context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         var response = JSONBody.error(status: error.httpStatus, error.description)

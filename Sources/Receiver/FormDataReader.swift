@@ -28,6 +28,7 @@ final class FormDataReader {
     private let limits: ReceiverLimits
     private let faults: FaultInjector
     private let pool: NIOThreadPool
+    private let slots: UploadSlots
 
     private var part: Part = .none
     private var partCount = 0
@@ -50,13 +51,15 @@ final class FormDataReader {
     ///   - faults: Counts attempts per filename for `--fail-first`.
     ///   - keepsFiles: `false` to read and check the body but store nothing (a failing request).
     ///   - pool: Runs the blocking file calls.
+    ///   - slots: The server's upload slots: each file part holds one while its file is open.
     init(
         boundary: String,
         directory: String,
         limits: ReceiverLimits,
         faults: FaultInjector,
         keepsFiles: Bool,
-        pool: NIOThreadPool
+        pool: NIOThreadPool,
+        slots: UploadSlots
     ) {
         self.parser = FormDataParser(boundary: boundary)
         self.directory = directory
@@ -64,12 +67,14 @@ final class FormDataReader {
         self.faults = faults
         self.keepsFiles = keepsFiles
         self.pool = pool
+        self.slots = slots
     }
 
     /// Parses the next chunk of the body and carries out what it contained.
     ///
     /// - Parameter chunk: The next bytes of the request body.
-    /// - Throws: ``ReceiverError`` for malformed multipart, exceeded limits or storage failures.
+    /// - Throws: ``ReceiverError`` for malformed multipart, exceeded limits, no free upload slot
+    ///   for a file part, or storage failures.
     func consume(_ chunk: ByteBuffer) async throws(ReceiverError) {
         parser.feed(chunk)
         while let event = try parser.next() {
@@ -137,7 +142,7 @@ final class FormDataReader {
             part = .discarded
             return
         }
-        let writer = try await PartFileWriter.create(named: SafeFilename(filename), in: directory, pool: pool)
+        let writer = try await PartFileWriter.create(named: SafeFilename(filename), in: directory, pool: pool, slots: slots)
         createdFiles.append(writer)
         part = .file(headers, writer)
     }

@@ -22,7 +22,8 @@ import Darwin
 /// and two requests can never pick the same name. Data is gathered into a buffer of
 /// ``flushThreshold`` bytes, then hashed (here: swift-crypto's `SHA256` is not `Sendable`) and
 /// written on the NIO thread pool, so memory stays constant for any file size and blocking system
-/// calls stay off the concurrency pool.
+/// calls stay off the concurrency pool. The open file holds one of the server's
+/// ``UploadSlots`` from ``create(named:in:pool:slots:)`` until it is closed.
 ///
 /// Not thread-safe: one request's task owns it and **must** call either ``finish()`` or
 /// ``discard()`` (also after a finish, to take the file back) exactly once.
@@ -44,31 +45,45 @@ final class PartFileWriter {
     private var hasher = SHA256()
     private var pending: ByteBuffer
     private let pool: NIOThreadPool
+    /// Given back the slot of the open file as it is closed.
+    private let slots: UploadSlots
 
-    private init(name: SafeFilename, staging: StagingFolder, stagedPath: String, descriptor: Int32, pool: NIOThreadPool) {
+    private init(
+        name: SafeFilename, staging: StagingFolder, stagedPath: String, descriptor: Int32, pool: NIOThreadPool, slots: UploadSlots
+    ) {
         self.name = name
         self.staging = staging
         self.stagedPath = stagedPath
         self.descriptor = descriptor
         self.pool = pool
+        self.slots = slots
         self.pending = ByteBufferAllocator().buffer(capacity: Self.flushThreshold)
     }
 
-    /// Creates a new, empty staged file for a part to be saved as `name` in `directory`.
+    /// Creates a new, empty staged file for a part to be saved as `name` in `directory`, taking
+    /// one of `slots` for it.
     ///
     /// - Parameters:
     ///   - name: The sanitised name the file is to be saved under.
     ///   - directory: The upload directory (absolute path).
     ///   - pool: The thread pool that runs the blocking calls.
+    ///   - slots: The server's upload slots; the file holds one while it is open.
     /// - Returns: A writer for the new file.
-    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when no file could be created.
-    static func create(named name: SafeFilename, in directory: String, pool: NIOThreadPool) async throws(ReceiverError)
-        -> PartFileWriter
+    /// - Throws: ``ReceiverError/RequestRejectionReason/tooManyUploads(limit:)`` when no slot is
+    ///   free, ``ReceiverError/storageFailed(reason:)`` when no file could be created.
+    static func create(named name: SafeFilename, in directory: String, pool: NIOThreadPool, slots: UploadSlots)
+        async throws(ReceiverError) -> PartFileWriter
     {
+        guard slots.acquire() else { throw .requestRejected(reason: .tooManyUploads(limit: slots.limit)) }
         let staging = StagingFolder(uploadDirectory: directory, name: stagingFolderName)
         let result = await pool.runBlocking { staging.prepare().flatMap { Self.openStaged(in: staging, for: name) } }
-        let (path, descriptor) = try result.get()
-        return PartFileWriter(name: name, staging: staging, stagedPath: path, descriptor: descriptor, pool: pool)
+        switch result {
+        case .success(let (path, descriptor)):
+            return PartFileWriter(name: name, staging: staging, stagedPath: path, descriptor: descriptor, pool: pool, slots: slots)
+        case .failure(let error):
+            slots.release()
+            throw error
+        }
     }
 
     /// Adds part body bytes; writes them out when enough have gathered.
@@ -153,6 +168,7 @@ final class PartFileWriter {
         guard let descriptor else { return }
         self.descriptor = nil
         _ = await pool.runBlocking { close(descriptor) }
+        slots.release()
     }
 
     /// Creates a staged file under a random name (`<16 hex digits>.part`), locked while this

@@ -1,22 +1,25 @@
-/// How many connections and uploads a receiver serves at once, kept below the process's file
-/// descriptor limit so that opening an upload's file never fails with "too many open files".
+/// How many connections and upload files a receiver holds open at once, kept below the
+/// process's file descriptor limit so that opening an upload's file never fails with "too many
+/// open files".
 ///
 /// Past ``maxConnections`` new connections wait (the server stops accepting; they queue in the
-/// kernel's backlog) until one closes; past ``maxUploads`` an upload is answered 503 with
-/// `Retry-After`. Each connection takes one descriptor and each upload one more for its file,
-/// and ``reservedDescriptors`` are kept for everything else (the listening socket, standard
-/// streams, event loops, the thread pool).
+/// kernel's backlog) until one closes; past ``maxUploads`` an upload that comes to open a file
+/// (a file part, a tus PATCH) is answered 503 with `Retry-After` (``UploadSlots``). Each
+/// connection takes one descriptor and each open upload file one more, and
+/// ``reservedDescriptors`` are kept for everything else (the listening socket, standard streams,
+/// event loops, the thread pool's short-lived opens). A connection that has sent only a head or
+/// the start of a body holds no file, so it takes nothing from the uploads.
 public struct ReceiverCapacity: Sendable, Hashable {
     /// The most connections open at once; `nil` derives it from the descriptor limit.
     public var maxConnections: Int?
-    /// The most uploads received at once; `nil` derives it from the descriptor limit.
+    /// The most upload files open at once; `nil` derives it from the descriptor limit.
     public var maxUploads: Int?
 
-    /// Descriptors kept for what is not a connection or an upload's file.
+    /// Descriptors kept for what is not a connection or an upload's open file.
     public static let reservedDescriptors = 64
     /// The most connections a derived limit allows.
     public static let defaultConnectionCap = 10_000
-    /// The most uploads a derived limit allows.
+    /// The most upload files open at once a derived limit allows.
     public static let defaultUploadCap = 1_000
 
     /// Creates a capacity.
@@ -30,7 +33,7 @@ public struct ReceiverCapacity: Sendable, Hashable {
     }
 
     /// The limits to apply under a descriptor limit: those given, the others derived — a
-    /// quarter of the free descriptors for uploads (at most ``defaultUploadCap``), the rest for
+    /// quarter of the free descriptors for upload files (at most ``defaultUploadCap``), the rest for
     /// connections (at most ``defaultConnectionCap``).
     ///
     /// - Parameter descriptorLimit: The soft `RLIMIT_NOFILE` of the process.

@@ -56,6 +56,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingBoundary
         /// `Content-Length` or the bytes actually read exceed the body limit (413).
         case bodyTooLarge(limit: Int64)
+        /// `Content-Length` is not a decimal number of bytes (400).
+        case invalidContentLength(String)
+        /// `Transfer-Encoding` names a coding other than `chunked` alone, as sent (501).
+        case unsupportedTransferCoding(String)
         /// The body has more parts than allowed (413).
         case tooManyParts(limit: Int)
         /// A text field is larger than allowed (413).
@@ -78,7 +82,8 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case bodyTimedOut(limit: Duration)
         /// The body arrived slower than the minimum rate over a window of waiting (408).
         case bodyTooSlow(received: Int64, window: Duration, minimumRate: Int)
-        /// As many uploads as allowed are already being received (503, `Retry-After`).
+        /// As many upload files as allowed are open, so a file part (or tus PATCH) cannot open
+        /// its own (503, `Retry-After`).
         case tooManyUploads(limit: Int)
     }
 
@@ -92,6 +97,9 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         case writeFailed(name: String, errno: Int32)
         /// The disk or the quota of the upload directory is full (`ENOSPC`, `EDQUOT`) (507).
         case outOfSpace(name: String, errno: Int32)
+        /// The disk or the quota filled up while a tus PATCH wrote to upload `id`, which was
+        /// removed for it: its bytes, its info and its state (507; 404 from then on).
+        case outOfSpaceUploadRemoved(id: String, errno: Int32)
     }
 
     /// The HTTP status a request-level error is answered with (507 for a full disk, 500 for
@@ -102,14 +110,16 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             switch reason {
             case .unsupportedContentType: return 415
             case .bodyTooLarge, .tooManyParts, .fieldTooLarge: return 413
-            case .missingBoundary, .malformedPartHeaders, .malformedBody, .missingClosingBoundary, .truncatedBody:
+            case .missingBoundary, .invalidContentLength, .malformedPartHeaders, .malformedBody, .missingClosingBoundary,
+                .truncatedBody:
                 return 400
+            case .unsupportedTransferCoding: return 501
             case .injectedFailure(let status, _): return status
             case .unauthorized: return 401
             case .headerTimedOut, .bodyTimedOut, .bodyTooSlow: return 408
             case .tooManyUploads: return 503
             }
-        case .storageFailed(.outOfSpace): return 507
+        case .storageFailed(.outOfSpace), .storageFailed(.outOfSpaceUploadRemoved): return 507
         case .storageFailed: return 500
         case .tusRefused(let reason): return reason.httpStatus
         case .invalidConfiguration, .serverFailed: return 500
@@ -158,6 +168,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "The multipart/form-data Content-Type has no boundary parameter."
             case .bodyTooLarge(let limit):
                 return "The request body is larger than the limit of \(limit) bytes; send less or raise --max-body."
+            case .invalidContentLength(let value):
+                return "Content-Length '\(value)' is not a number of bytes; send the body's size in decimal digits."
+            case .unsupportedTransferCoding(let coding):
+                return "Transfer-Encoding '\(coding)' is not implemented here, only 'chunked' alone; send the body as it is, chunked or with a Content-Length."
             case .tooManyParts(let limit):
                 return "The request has more than \(limit) parts; send fewer or raise --max-parts."
             case .fieldTooLarge(let name, let limit):
@@ -184,7 +198,7 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .bodyTooSlow(let received, let window, let minimumRate):
                 return "The body arrived too slowly: \(received) bytes in \(Self.seconds(window)), under the minimum of \(minimumRate) bytes a second (--min-body-rate); nothing was kept."
             case .tooManyUploads(let limit):
-                return "The receiver is already taking \(limit) uploads at once (--max-uploads); try again shortly (Retry-After)."
+                return "The receiver already has \(limit) upload files open at once (--max-uploads); try again shortly (Retry-After)."
             }
         case .storageFailed(let reason):
             switch reason {
@@ -197,6 +211,9 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .outOfSpace(let name, let errno):
                 let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
                 return "Insufficient storage: \(what) (errno \(errno)) while saving '\(FileSystemName.escaped(name))'; the partial file was removed and nothing of this upload was kept. Free space on the server, then send again."
+            case .outOfSpaceUploadRemoved(let id, let errno):
+                let what = errno == EDQUOT ? "the disk quota of the upload directory is used up" : "the upload directory's disk is full"
+                return "Insufficient storage: \(what) (errno \(errno)) while writing /files/\(id); the upload was removed for lack of space, with every byte it had, and cannot be resumed (HEAD answers 404). Free space on the server, then create a new upload with POST /files/."
             }
         case .tusRefused(let reason):
             return reason.description

@@ -11,15 +11,17 @@ enum ReceiverRouter {
     ///   - store: The stored uploads, for `GET /uploads`.
     ///   - fallbackBaseURL: The server's URL for the usage text when a request has no `Host`.
     ///   - accessCheck: The token every request must carry, or `nil` when anyone may send.
+    ///   - maxBodySize: The body limit (`--max-body`), for ``RequestFramingMiddleware``.
     ///   - logSink: Receives one log entry per request.
-    /// - Returns: A router whose middleware logs every request, matched or not, and refuses
-    ///   every request without the token.
+    /// - Returns: A router whose middleware logs every request, matched or not, refuses every
+    ///   request without the token, and answers a head that announces a body it will not take.
     static func make(
         handler: UploadHandler,
         tus: TusHandler,
         store: UploadStore,
         fallbackBaseURL: String,
         accessCheck: AccessCheck?,
+        maxBodySize: Int64,
         logSink: (@Sendable (RequestLog) -> Void)?
     ) -> Router<ReceiverRequestContext> {
         let router = Router(context: ReceiverRequestContext.self)
@@ -27,6 +29,7 @@ enum ReceiverRouter {
         if let accessCheck {
             router.add(middleware: AccessMiddleware(check: accessCheck))
         }
+        router.add(middleware: RequestFramingMiddleware(maxBodySize: maxBodySize))
         let directory = handler.directory
         router.get("/") { request, _ in
             let baseURL = request.head.authority.map { "http://\($0)" } ?? fallbackBaseURL

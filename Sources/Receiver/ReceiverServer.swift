@@ -126,6 +126,7 @@ public final class ReceiverServer: Sendable {
             }
         let timeouts = configuration.timeouts
         let throttle = configuration.throttle
+        let maxBodySize = configuration.limits.maxBodySize
         let host = configuration.host
         let router = ReceiverRouter.make(
             handler: handler,
@@ -133,6 +134,7 @@ public final class ReceiverServer: Sendable {
             store: store,
             fallbackBaseURL: url(host: host, port: configuration.port),
             accessCheck: accessCheck,
+            maxBodySize: configuration.limits.maxBodySize,
             logSink: configuration.onRequestLogged
         )
         let (listening, listeningContinuation) = AsyncStream<Result<Int, ReceiverError>>.makeStream()
@@ -143,9 +145,11 @@ public final class ReceiverServer: Sendable {
                 HTTP1Channel(responder: { request, responseWriter, channel in
                     // Neither NIO nor Hummingbird answer `Expect: 100-continue`; without this,
                     // curl waits a second before sending any body over 1 MiB. Never to a request
-                    // without the token: it is answered 401 unread.
+                    // without the token, nor to one whose head RequestFraming refuses: they are
+                    // answered unread.
                     if handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head),
-                        accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true
+                        accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true,
+                        RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil
                     {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }

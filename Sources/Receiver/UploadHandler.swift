@@ -27,7 +27,7 @@ struct UploadHandler: Sendable {
     let pool: NIOThreadPool
     /// Set when the server begins to stop; a stalled request then lets its connection go.
     let stopping: StoppingFlag
-    /// The uploads being received; past its limit an upload is answered 503.
+    /// The upload files open; a file part that finds none free is answered 503.
     let slots: UploadSlots
 
     /// Handles one upload request.
@@ -40,16 +40,7 @@ struct UploadHandler: Sendable {
         if faults.plan.stall {
             return await stall(context)
         }
-        guard slots.acquire() else {
-            let error = ReceiverError.requestRejected(reason: .tooManyUploads(limit: slots.limit))
-            context.logDetails.withState { $0.error = error.description }
-            context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-            var response = JSONBody.error(status: error.httpStatus, error.description)
-            response.headers[.retryAfter] = "1"
-            return response
-        }
         let outcome = await receive(request, context: context)
-        slots.release()
         if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
             await delay(faults.plan.delayMilliseconds, answering: context.channel)
         }
@@ -64,7 +55,9 @@ struct UploadHandler: Sendable {
                 // written (and ConnectionShutdown makes that close reach the client).
                 context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
             }
-            return JSONBody.error(status: error.httpStatus, error.description)
+            var response = JSONBody.error(status: error.httpStatus, error.description)
+            if case .requestRejected(.tooManyUploads) = error { response.headers[.retryAfter] = "1" }
+            return response
         case .dropped:
             context.logDetails.withState {
                 $0.statusOverride = 0
@@ -84,11 +77,7 @@ struct UploadHandler: Sendable {
             expect.lowercased() == "100-continue", !faults.plan.stall, slots.hasRoom
         else { return false }
         let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        guard Self.isUploadPath(path), boundary(of: head.headerFields) != nil else { return false }
-        if let length = head.headerFields[.contentLength].flatMap({ Int64($0) }), length > limits.maxBodySize {
-            return false
-        }
-        return true
+        return Self.isUploadPath(path) && boundary(of: head.headerFields) != nil
     }
 
     /// Whether `path` is one of the upload routes.
@@ -126,10 +115,9 @@ struct UploadHandler: Sendable {
         guard let boundary = boundary(of: request.headers) else {
             return .failed(.requestRejected(reason: .missingBoundary), closeConnection: expectsContinue)
         }
+        // RequestFramingMiddleware has answered a Content-Length that is not a number or is over
+        // the limit, so this one fits an Int64.
         let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
-        if let expectedLength, expectedLength > limits.maxBodySize {
-            return .failed(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true)
-        }
 
         // Random decisions are drawn in this order, once per request (see FaultPlan).
         let drop = faults.shouldDropConnection()
@@ -141,7 +129,8 @@ struct UploadHandler: Sendable {
             limits: limits,
             faults: faults,
             keepsFiles: !failRandomly && (injectedStatus ?? 200) < 400,
-            pool: pool
+            pool: pool,
+            slots: slots
         )
 
         var bytesRead: Int64 = 0
@@ -198,11 +187,12 @@ struct UploadHandler: Sendable {
         } catch {
             await reader.abandon()
             // Read what is left of the body (Hummingbird does, to keep the connection) only when
-            // its length is known and within the limit; otherwise close after the answer.
+            // its length is known and within the limit; otherwise, and after a 503 (the client
+            // sends it all again later), close after the answer.
             let closes: Bool
             switch error {
             case .requestRejected(.truncatedBody), .requestRejected(.bodyTooLarge), .requestRejected(.headerTimedOut),
-                .requestRejected(.bodyTimedOut), .requestRejected(.bodyTooSlow):
+                .requestRejected(.bodyTimedOut), .requestRejected(.bodyTooSlow), .requestRejected(.tooManyUploads):
                 closes = true
             default: closes = expectedLength == nil
             }

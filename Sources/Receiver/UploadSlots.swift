@@ -1,16 +1,19 @@
 import Synchronization
 
-/// Counts the uploads being received, up to a limit (``ReceiverCapacity/maxUploads``).
+/// Counts the upload files open at once, up to a limit (``ReceiverCapacity/maxUploads``): each
+/// one a descriptor, the part file a ``PartFileWriter`` writes or the staged file a
+/// ``TusPatchWriter`` writes. A slot is taken as such a file is opened and given back as it is
+/// closed, so a request still sending its head or the start of its body holds none.
 ///
 /// Shared by all requests of one server; the count lives in a `Mutex`, so it is `Sendable`.
 final class UploadSlots: Sendable {
-    /// The most uploads at once.
+    /// The most upload files open at once.
     let limit: Int
     private let inUse = Mutex(0)
 
     /// Creates the slots.
     ///
-    /// - Parameter limit: The most uploads at once.
+    /// - Parameter limit: The most upload files open at once.
     init(limit: Int) {
         self.limit = limit
     }

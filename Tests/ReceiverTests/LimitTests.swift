@@ -148,4 +148,38 @@ struct UploadLimitTests {
             #expect(after.status == 200, "the slot is free again")
         }
     }
+
+    @Test("connections that sent only a head or the start of a preamble hold no upload slot: past --max-uploads of them, uploads land")
+    func slowClientsHoldNoSlot() async throws {
+        try await ReceiverHarness.run(configure: {
+            $0.capacity = ReceiverCapacity(maxUploads: 2)
+            $0.timeouts = RequestFramingTests.patient
+        }) { harness in
+            let content = RandomBytes.make(10_000, seed: 43)
+            let body = RawMultipart.body([.file("f", filename: "slow.bin", content)])
+            var held: [RawHTTPConnection] = []
+            defer { held.forEach { $0.close() } }
+            for index in 0..<6 {
+                let head = RawMultipart.head(length: body.count, extraHeaders: ["Expect: 100-continue"])
+                let connection = try await RawHTTPConnection.connect(port: harness.server.port, sending: Array(head.utf8))
+                held.append(connection)
+                // 100 Continue goes out as the handler starts (only while a slot is free): the
+                // receiver has begun on this upload.
+                let interim = try #require(try await connection.readResponse(timeout: 60), "no answer to held upload \(index)")
+                #expect(interim.status == 100, "held upload \(index): \(interim.head)")
+                if index.isMultiple(of: 2) {
+                    try await connection.send(Array(body.prefix(20)))  // part of the first boundary line
+                }
+            }
+            let path = try harness.directory.writeSource("normal", RandomBytes.make(1_000, seed: 44))
+            for attempt in 0..<3 {
+                let result = try await Curl.run(["-F", Curl.fileField("f", path: path, filename: "n\(attempt).bin"), harness.url + "/upload"])
+                #expect(result.status == 200, "\(result.body)")
+            }
+            try await held[1].send(body)
+            #expect(try await held[1].readResponse(timeout: 60)?.status == 200, "a held upload goes on when its body comes")
+            #expect(try harness.directory.uploadedNames() == ["n0.bin", "n1.bin", "n2.bin", "slow.bin"])
+            #expect(try harness.directory.uploadedBytes("slow.bin") == content)
+        }
+    }
 }

@@ -27,7 +27,8 @@ struct TusHandler: Sendable {
     let limits: ReceiverLimits
     let store: UploadStore
     let pool: NIOThreadPool
-    /// The uploads being received; a PATCH (or a creation with a body) takes one while it reads.
+    /// The upload files open; a PATCH (or a creation with a body) takes one while its
+    /// ``TusPatchWriter`` has the staged file open, and is answered 503 when none is free.
     let slots: UploadSlots
     /// How long an unfinished upload lives after its last PATCH (`--tus-expire`).
     let expiresAfter: Duration
@@ -86,7 +87,7 @@ struct TusHandler: Sendable {
         uploads.insert(machine)
         if hasBody || length == 0 {
             var response = await receive(request, id: id, offset: 0, context: context)
-            response.headers[.location] = "/files/" + id
+            if uploads.contains(id) { response.headers[.location] = "/files/" + id }
             if response.status == .noContent { response.status = .created }
             return response
         }
@@ -162,16 +163,10 @@ struct TusHandler: Sendable {
         case .accept(let left):
             remaining = left
         }
-        guard slots.acquire() else {
-            uploads.update(id) { $0.patchDiscarded() }
-            let error = ReceiverError.requestRejected(reason: .tooManyUploads(limit: slots.limit))
-            var response = Self.refusal(error, request: request, context: context)
-            response.headers[.retryAfter] = "1"
-            return response
-        }
         let outcome = await readBody(request, id: id, offset: offset, remaining: remaining, checksum: checksum, context: context)
-        slots.release()
         switch outcome {
+        case .discarded(.storageFailed(.outOfSpace(_, let errno)), let closeConnection):
+            return await removeForLackOfSpace(id, errno: errno, context: context, closeConnection: closeConnection)
         case .discarded(let error, let closeConnection):
             uploads.update(id) { $0.patchDiscarded() }
             if case .requestRejected(.truncatedBody) = error {
@@ -208,7 +203,7 @@ struct TusHandler: Sendable {
         let writer: TusPatchWriter
         do throws(ReceiverError) {
             writer = try await TusPatchWriter.open(in: staging, id: id, at: offset, pool: pool, checksum: checksum,
-                                                   digest: digests.hasher(for: id, at: offset))
+                                                   digest: digests.hasher(for: id, at: offset), slots: slots)
         } catch {
             return .discarded(error, closeConnection: Self.hasBody(request))
         }
@@ -259,6 +254,19 @@ struct TusHandler: Sendable {
             await writer.discard()
             return .discarded(error, closeConnection: interruption == nil && expectedLength == nil)
         }
+    }
+
+    /// Removes an upload whose PATCH found the disk full (its bytes, its `.info`, its state), so
+    /// that the space goes back and no client resumes what cannot be kept, and answers 507.
+    private func removeForLackOfSpace(
+        _ id: String, errno: Int32, context: ReceiverRequestContext, closeConnection: Bool
+    ) async -> Response {
+        uploads.remove(id)
+        digests.remove(id)
+        let staging = staging
+        await pool.runBlocking { staging.remove(id) }
+        return Self.answer(.storageFailed(reason: .outOfSpaceUploadRemoved(id: id, errno: errno)), context: context,
+                           closeConnection: closeConnection)
     }
 
     /// Writes the upload's new offset to its `.info` and answers it.
@@ -335,7 +343,8 @@ struct TusHandler: Sendable {
         answer(error, context: context, closeConnection: hasBody(request))
     }
 
-    /// Answers an error as `{"error": "..."}` with its status, and logs why.
+    /// Answers an error as `{"error": "..."}` with its status (and `Retry-After` with a 503 for
+    /// want of an upload slot), and logs why.
     static func answer(
         _ error: ReceiverError, context: ReceiverRequestContext, closeConnection: Bool = false, headers: HTTPFields = [:]
     ) -> Response {
@@ -345,6 +354,7 @@ struct TusHandler: Sendable {
         }
         var response = JSONBody.error(status: error.httpStatus, error.description)
         response.headers.append(contentsOf: headers)
+        if case .requestRejected(.tooManyUploads) = error { response.headers[.retryAfter] = "1" }
         return response
     }
 }

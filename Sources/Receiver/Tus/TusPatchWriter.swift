@@ -20,7 +20,8 @@ import Musl
 /// of its own (``HashLane``) that takes the chunks in file order (one hash for both when they are
 /// the same: an `sha256` checksum of a PATCH at 0). So reading the body, writing and both hashes
 /// run side by side, none waiting for another; up to ``window`` chunks are in flight, which keeps
-/// memory constant whatever the body's size.
+/// memory constant whatever the body's size. The open file holds one of the server's
+/// ``UploadSlots`` from ``open(in:id:at:pool:checksum:digest:slots:)`` until it is closed.
 ///
 /// Not thread-safe: one request's task owns it and **must** call either ``close()`` (after
 /// ``drain()``) or ``discard()`` exactly once.
@@ -46,6 +47,8 @@ final class TusPatchWriter {
     private var descriptor: Int32?
     private var pending: ByteBuffer
     private let pool: NIOThreadPool
+    /// Given back the slot of the open file as it is closed.
+    private let slots: UploadSlots
     private let chunks = ChunksInFlight(window: TusPatchWriter.window)
     /// The PATCH's `Upload-Checksum`, if it has one.
     private let checksum: HashLane<TusChecksumHasher>?
@@ -55,13 +58,14 @@ final class TusPatchWriter {
     /// at 0 hashes the same bytes from the same start), so each byte is hashed once.
     private let digestIsChecksum: Bool
 
-    private init(staging: TusStaging, id: String, offset: Int64, descriptor: Int32, pool: NIOThreadPool,
+    private init(staging: TusStaging, id: String, offset: Int64, descriptor: Int32, pool: NIOThreadPool, slots: UploadSlots,
                  checksum: TusChecksum?, digest: SHA256?) {
         self.staging = staging
         self.id = id
         self.startOffset = offset
         self.descriptor = descriptor
         self.pool = pool
+        self.slots = slots
         self.checksum = checksum.map { HashLane(TusChecksumHasher(checking: $0), label: "ferry.receiver.tus-checksum") { $0.update($1) } }
         digestIsChecksum = offset == 0 && digest != nil && checksum?.algorithm == .sha256
         self.digest = digestIsChecksum ? nil : digest.map {
@@ -72,7 +76,7 @@ final class TusPatchWriter {
         self.pending = ByteBufferAllocator().buffer(capacity: PartFileWriter.flushThreshold)
     }
 
-    /// Opens an upload's staged file to write at `offset`.
+    /// Opens an upload's staged file to write at `offset`, taking one of `slots` for it.
     ///
     /// - Parameters:
     ///   - staging: The staging folder.
@@ -81,17 +85,26 @@ final class TusPatchWriter {
     ///   - pool: The thread pool that runs the blocking calls.
     ///   - checksum: The PATCH's `Upload-Checksum`, if it has one.
     ///   - digest: The SHA-256 of the upload's bytes before `offset`, if known.
+    ///   - slots: The server's upload slots; the file holds one while it is open.
     /// - Returns: The writer.
-    /// - Throws: ``ReceiverError/storageFailed(reason:)`` when the file cannot be opened.
+    /// - Throws: ``ReceiverError/RequestRejectionReason/tooManyUploads(limit:)`` when no slot is
+    ///   free, ``ReceiverError/storageFailed(reason:)`` when the file cannot be opened.
     static func open(in staging: TusStaging, id: String, at offset: Int64, pool: NIOThreadPool,
-                     checksum: TusChecksum?, digest: SHA256?) async throws(ReceiverError) -> TusPatchWriter {
+                     checksum: TusChecksum?, digest: SHA256?, slots: UploadSlots) async throws(ReceiverError) -> TusPatchWriter {
+        guard slots.acquire() else { throw .requestRejected(reason: .tooManyUploads(limit: slots.limit)) }
         let path = staging.dataPath(id)
         let opened: Result<Int32, ReceiverError> = await pool.runBlocking {
             let descriptor = FileSystemName.withFileSystemPath(path) { Glibc.open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
             return descriptor >= 0 ? .success(descriptor) : .failure(.storage(errno: errno, name: id + ".part", creating: false))
         }
-        return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: try opened.get(), pool: pool,
-                              checksum: checksum, digest: digest)
+        switch opened {
+        case .success(let descriptor):
+            return TusPatchWriter(staging: staging, id: id, offset: offset, descriptor: descriptor, pool: pool, slots: slots,
+                                  checksum: checksum, digest: digest)
+        case .failure(let error):
+            slots.release()
+            throw error
+        }
     }
 
     /// Adds body bytes; sends them on when enough have gathered.
@@ -186,6 +199,7 @@ final class TusPatchWriter {
         guard let descriptor else { return }
         self.descriptor = nil
         _ = await pool.runBlocking { Glibc.close(descriptor) }
+        slots.release()
     }
 }
 

@@ -5,8 +5,9 @@ import FoundationEssentials
 ///
 /// ```
 ///  created ─▶ open(offset) ─(PATCH at offset)─▶ patching ─(bytes kept)─▶ open(offset + n)
-///               │  ▲                                 │  └──(offset = length)─▶ finishing ─(moved)─▶ finished
-///               │  └──────(bytes discarded: checksum, full disk)─┘         └──(move failed)─▶ open(length)
+///               │  ▲                                 │  ├──(offset = length)─▶ finishing ─(moved)─▶ finished
+///               │  │                                 │  │                         └──(move failed)─▶ open(length)
+///               │  └──(bytes discarded: checksum)────┘  └──(disk full)─▶ gone: its files removed (404 from then on)
 ///               ├──(DELETE)─▶ gone (404 from then on)
 ///               └──(Upload-Expires passed, no request in flight)─▶ expired (410)
 /// ```
@@ -24,7 +25,8 @@ struct TusUploadStateMachine: Sendable {
     /// What to do with a PATCH (or the body of a creation-with-upload).
     enum PatchAction: Equatable {
         /// Read at most `remaining` bytes and store them at the offset; then call
-        /// ``patchEnded(storedBytes:now:)`` or ``patchDiscarded()``.
+        /// ``patchEnded(storedBytes:now:)`` or ``patchDiscarded()``, or remove the upload (a
+        /// full disk).
         case accept(remaining: Int64)
         /// The upload is finished and the PATCH adds nothing: answer its offset, read nothing.
         case alreadyComplete(offset: Int64)
@@ -168,8 +170,8 @@ struct TusUploadStateMachine: Sendable {
         return .stored(offset: info.offset)
     }
 
-    /// The accepted PATCH's bytes were thrown away (a checksum mismatch, a full disk): the
-    /// offset stays where it was.
+    /// The accepted PATCH's bytes were thrown away (a checksum mismatch, a body cut before it
+    /// could be checked, a failed write other than a full disk): the offset stays where it was.
     mutating func patchDiscarded() {
         precondition(phase == .patching, "patchDiscarded without an accepted PATCH")
         phase = .open

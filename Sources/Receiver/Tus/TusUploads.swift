@@ -31,6 +31,14 @@ final class TusUploads: Sendable {
         }
     }
 
+    /// Whether an upload has this ID.
+    ///
+    /// - Parameter id: The upload's ID.
+    /// - Returns: `true` while the upload is known (expired ones too, which answer 410).
+    func contains(_ id: String) -> Bool {
+        machines.withLock { $0[id] != nil }
+    }
+
     /// Forgets an upload.
     ///
     /// - Parameter id: The upload's ID.

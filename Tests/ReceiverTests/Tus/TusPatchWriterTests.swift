@@ -96,7 +96,8 @@ struct TusPatchWriterTests {
         -> TusPatchWriter.Written
     {
         let writer = try await TusPatchWriter.open(
-            in: staging, id: id, at: 0, pool: pool, checksum: try TusChecksum(parsing: checksum), digest: TusUploadDigests().hasher(for: id, at: 0))
+            in: staging, id: id, at: 0, pool: pool, checksum: try TusChecksum(parsing: checksum), digest: TusUploadDigests().hasher(for: id, at: 0),
+            slots: UploadSlots(limit: 1))
         var start = 0
         for size in pieces {
             try await writer.append(ByteBuffer(bytes: bytes[start..<start + size]))
