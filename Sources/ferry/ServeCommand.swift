@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
             --header-timeout (408), body bytes must keep coming (--body-timeout, --min-body-rate; \
             408), an answer must be read (--send-timeout), an idle kept-alive connection closes \
             after --keepalive-timeout. The soft file-descriptor limit is raised to the hard one at \
-            start; past --max-connections new connections wait, past --max-uploads uploads get \
+            start; past --max-connections new connections wait; past --max-uploads files being written, uploads get \
             503 with Retry-After. A full disk or quota answers 507 and keeps nothing of the upload.
             """,
         version: FerryVersion.current
@@ -84,7 +84,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most connections at once; more wait. Default: 3/4 of ulimit -n less 64, at most 10000.")
     var maxConnections: Int?
 
-    @Option(help: "Most uploads at once; more get 503 with Retry-After. Default: 1/4 of ulimit -n less 64, at most 1000.")
+    @Option(help: "Most upload files being written at once (a part or a tus upload); more get 503 with Retry-After. Default: 1/4 of ulimit -n less 64, at most 1000.")
     var maxUploads: Int?
 
     @Option(help: "Port to listen on; 0 picks a free one (see the first output line).")

@@ -47,7 +47,7 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 func read(_ body: [UInt8], chunk: Int) -> UploadRecord? {
     blocking {
         let reader = FormDataReader(boundary: "fz", directory: directory, limits: ReceiverLimits(maxParts: 50, maxFieldSize: 4096),
-                                    faults: FaultInjector(plan: FaultPlan()), keepsFiles: true, pool: pool)
+                                    faults: FaultInjector(plan: FaultPlan()), keepsFiles: true, pool: pool, slots: UploadSlots(limit: 1))
         do {
             var offset = 0
             repeat {
