@@ -36,6 +36,24 @@ struct EndpointPauseAppTests {
         #expect(!Self.text(app).contains("needs credentials"))
     }
 
+    @Test("a credential given at a 401 prompt goes only to that endpoint: not with the next URL of another origin, until typed anew")
+    func credentialBoundToItsEndpoint() {
+        var app = AppHarness(directories: AppUpdateTests.tree, settings: AppUpdateTests.valid, size: Size(width: 120, height: 24))
+        app.send(Self.refused)
+        app.type("Bearer for-9")
+        _ = app.press(.enter)
+        let header = FormRow(name: "Authorization", value: "Bearer for-9")
+        #expect(app.state.form.settings.credentialEndpoints == ["authorization": "http://127.0.0.1:9"])
+        #expect(app.state.form.displayText(of: .header(0)).hasSuffix("(only to http://127.0.0.1:9)"))
+        app.state.form.settings.url = "http://127.0.0.1:9/other"
+        #expect(app.state.form.request.headers == [header], "the same origin, another path: sent")
+        app.state.form.settings.url = "https://other.test/upload"
+        #expect(app.state.form.request.headers.isEmpty, "never to another origin")
+        // Typed anew in the Form, the header is the user's for every URL.
+        app.state.form.commit("Authorization: Bearer mine", to: .header(0))
+        #expect(app.state.form.request.headers == [FormRow(name: "Authorization", value: "Bearer mine")])
+    }
+
     @Test("without a secret header an Authorization row is offered, masked as typed; Esc drops it and the uploads stay held")
     func newHeaderOffered() {
         var app = AppHarness(directories: AppUpdateTests.tree, settings: AppUpdateTests.valid, size: Size(width: 120, height: 24))

@@ -26,6 +26,23 @@ public struct FormSettings: Hashable, Sendable, Codable {
     public var remembersSecrets: Bool
     /// How requests reach the server: trust, client certificate, proxy, redirects.
     public var connection: ConnectionOptions
+    /// The endpoint (`scheme://host:port`) a secret header was given for at its 401 prompt, by
+    /// the header's lowercased name: that header goes only to that endpoint, never to a URL of
+    /// another origin typed later.
+    public var credentialEndpoints: [String: String] = [:]
+
+    /// The headers a request to `url` carries: every row but a secret one given for another
+    /// endpoint (``credentialEndpoints``).
+    ///
+    /// - Parameter url: The request's URL.
+    /// - Returns: The headers, in order.
+    public func headers(for url: String) -> [FormRow] {
+        guard !credentialEndpoints.isEmpty else { return headers }
+        let endpoint = UploadEndpoint(url: url)?.description
+        return headers.filter { header in
+            credentialEndpoints[header.name.lowercased()].map { $0 == endpoint } ?? true
+        }
+    }
 
     /// The settings as saved in the journal: secret headers and the proxy's password left out
     /// unless remembered.
@@ -33,6 +50,7 @@ public struct FormSettings: Hashable, Sendable, Codable {
         guard !remembersSecrets else { return self }
         var saved = self
         saved.headers.removeAll(where: \.isSecretHeader)
+        saved.credentialEndpoints = [:]
         saved.connection.httpProxy = connection.httpProxy?.replacingURLPassword(with: nil)
         saved.connection.httpsProxy = connection.httpsProxy?.replacingURLPassword(with: nil)
         return saved
@@ -69,6 +87,7 @@ public struct FormSettings: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case url, method, fileField, mode, concurrency, retries, parameters, headers, remembersSecrets, connection, usesTus
+        case credentialEndpoints
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,5 +106,6 @@ public struct FormSettings: Hashable, Sendable, Codable {
             connection: try container.decodeIfPresent(ConnectionOptions.self, forKey: .connection) ?? ConnectionOptions(),
             usesTus: try container.decodeIfPresent(Bool.self, forKey: .usesTus) ?? false
         )
+        credentialEndpoints = try container.decodeIfPresent([String: String].self, forKey: .credentialEndpoints) ?? [:]
     }
 }

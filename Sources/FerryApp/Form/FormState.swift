@@ -108,8 +108,11 @@ public struct FormState: Hashable, Sendable {
     /// - Parameter field: The row.
     /// - Returns: The text to show.
     public func displayText(of field: FormField) -> String {
-        if case .header(let index) = field, !revealsSecrets, settings.headers[index].isSecretHeader {
-            return settings.headers[index].name + ": " + Self.secretMask
+        if case .header(let index) = field {
+            let header = settings.headers[index]
+            let only = settings.credentialEndpoints[header.name.lowercased()].map { "  (only to \($0))" } ?? ""
+            if !revealsSecrets, header.isSecretHeader { return header.name + ": " + Self.secretMask + only }
+            if !only.isEmpty { return header.name + ": " + header.value + only }
         }
         let text = text(of: field)
         if text.isEmpty, let meaning = Self.emptyMeaning(of: field) { return meaning }
@@ -170,8 +173,11 @@ public struct FormState: Hashable, Sendable {
                                                  value: parts.count > 1 ? String(parts[1]) : "")
         case .header(let index):
             let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            // A header typed anew is the user's for every URL, until a 401 prompt binds it again.
+            settings.credentialEndpoints[settings.headers[index].name.lowercased()] = nil
             settings.headers[index] = FormRow(name: String(parts[0]).trimmingSpaces,
                                               value: parts.count > 1 ? String(parts[1]).trimmingSpaces : "")
+            settings.credentialEndpoints[settings.headers[index].name.lowercased()] = nil
         }
     }
 
@@ -277,7 +283,8 @@ public struct FormState: Hashable, Sendable {
     /// The request the form describes, without files: what every job queued now shares, and
     /// what a retry "with the current form" sends.
     public var request: UploadJobSpec {
-        UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers, fileField: settings.fileField,
+        UploadJobSpec(url: settings.url, method: settings.method, headers: settings.headers(for: settings.url),
+                      fileField: settings.fileField,
                       textFields: settings.parameters, files: [], maximumRetries: settings.retries,
                       connection: settings.connection, tus: settings.usesTus ? TusJobOptions() : nil)
     }

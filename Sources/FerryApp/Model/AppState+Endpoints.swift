@@ -37,15 +37,18 @@ extension AppState {
 
     /// The commands that send the uploads held for new credentials once a header row was saved:
     /// a secret header (`Authorization`, a token) with a value resumes every endpoint that
-    /// refused the credentials, with it.
+    /// refused the credentials, with it. Given for one endpoint, the header is bound to it
+    /// (``FormSettings/credentialEndpoints``): it is never sent to another origin.
     ///
     /// - Parameter field: The row saved.
     /// - Returns: One ``AppCommand/resumeEndpoint(_:_:)`` per such endpoint.
-    func resumingEndpoints(after field: FormField) -> [AppCommand] {
+    mutating func resumingEndpoints(after field: FormField) -> [AppCommand] {
         guard case .header(let index) = field, form.settings.headers.indices.contains(index) else { return [] }
         let header = form.settings.headers[index]
         guard header.isSecretHeader, !header.value.isEmpty else { return [] }
-        return queue.endpointPauses.filter { $0.value.refusedCredentials != nil }.keys.sorted().map { .resumeEndpoint($0, header) }
+        let refused = queue.endpointPauses.filter { $0.value.refusedCredentials != nil }.keys.sorted()
+        if refused.count == 1 { form.settings.credentialEndpoints[header.name.lowercased()] = refused[0].description }
+        return refused.map { .resumeEndpoint($0, header) }
     }
 
     /// What the status line says of the paused endpoints: the first one's pause (credentials

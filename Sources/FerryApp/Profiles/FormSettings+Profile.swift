@@ -17,6 +17,8 @@ extension FormSettings {
         settings.retries = profile.retries ?? retries
         settings.parameters = profile.parameters
         settings.headers = profile.headers
+        // The profile's headers are its own, for its URL: none stays bound to a 401 prompt's endpoint.
+        settings.credentialEndpoints = [:]
         var options = connection
         options.verifiesCertificates = profile.insecure.map { !$0 } ?? options.verifiesCertificates
         options.certificateAuthorityFile = profile.certificateAuthorityFile ?? options.certificateAuthorityFile
