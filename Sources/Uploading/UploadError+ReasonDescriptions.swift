@@ -79,14 +79,41 @@ extension UploadError.RedirectReason {
 }
 
 extension UploadError.JournalReason: CustomStringConvertible {
+    /// What to do about a journal failure, told apart by what SQLite or the system said: a
+    /// damaged file, a full disk, refused permissions, or another cause.
+    ///
+    /// - Parameters:
+    ///   - message: The failure's own words.
+    ///   - path: The journal's path, when known.
+    /// - Returns: The advice, in words.
+    static func advice(for message: String, path: String?) -> String {
+        let words = message.lowercased()
+        if words.contains("not a database") || words.contains("malformed") || words.contains("corrupt") {
+            let file = path ?? "the journal"
+            return "the file is damaged: move it aside (mv \(file) \(file).damaged) and run again; a new journal is "
+                + "made, and the jobs of the old one are no longer known to Ferry"
+        }
+        if words.contains("no space") || words.contains("disk is full") || words.contains("database or disk is full")
+            || words.contains("quota") {
+            return "the disk holding it is full: free some space there, or set XDG_STATE_HOME to a folder with room"
+        }
+        if words.contains("permission") || words.contains("read-only") || words.contains("readonly") || words.contains("access") {
+            return "you may not write there: check the folder's owner and permissions, or set XDG_STATE_HOME to a folder of yours"
+        }
+        if words.contains("not a directory") {
+            return "make it a folder, or set XDG_STATE_HOME to one"
+        }
+        return "check that the folder exists, is yours and has room, or set XDG_STATE_HOME to another"
+    }
+
     public var description: String {
         switch self {
         case let .openFailed(path, message):
-            return "could not open the journal at \(path): \(message); check the directory's permissions"
+            return "could not open the journal at \(path): \(message); " + Self.advice(for: message, path: path)
         case let .readFailed(message): return "could not read the journal: \(message)"
         case let .writeFailed(message):
-            return "could not write the journal: \(message); nothing new starts until it can be written "
-                + "(free some space, or fix the directory's permissions)"
+            return "could not write the journal: \(message); nothing new starts until it can be written ("
+                + Self.advice(for: message, path: nil) + ")"
         case let .removed(path):
             return "the journal at \(path) was removed while Ferry used it; nothing new starts, "
                 + "and what is in flight can no longer be recorded there"

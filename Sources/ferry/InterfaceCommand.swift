@@ -41,7 +41,9 @@ struct Interface: AsyncParsableCommand {
             StandardStream.error.writeLineIgnoringFailure("ferry: \(error.description)")
             throw ExitCode(2)
         }
-        let journal = UploadJournal.openDefaultOrWarn(client: .interface)
+        // A journal that cannot be opened is an error, as in every command: the interface's queue
+        // is kept there.
+        let journal: UploadJournal? = try UploadJournal.openDefault(client: .interface)
         var settings = try formOptions.formSettings()
         if !formOptions.describesRequests && !demo, var saved = try? journal.map(InterfaceStateStore.init(journal:))?.value(FormSettings.self) {
             // Connection options given now win; otherwise the environment fills what the saved

@@ -116,6 +116,7 @@ struct RetryPolicyTests {
         #expect(reason(#"{"type": "about:blank", "detail": "too big"}"#, type: "application/problem+json") == "too big")
         #expect(reason("\n  No space left\nmore\n\nand more\nnot this\n") == "No space left more and more")
         #expect(reason("red \u{1B}[31m here") == "red \\x1B[31m here")
+        #expect(reason(#"{"status": 507}"#) == nil, "a JSON answer without words for people")
         #expect(reason("<html><body>507</body></html>") == nil)
         #expect(reason("not for people", type: "application/octet-stream") == nil)
         #expect(reason("plain words", type: "text/plain; charset=utf-8") == "plain words")

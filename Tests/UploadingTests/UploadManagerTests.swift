@@ -208,7 +208,7 @@ struct UploadManagerTests {
         let id = try harness.enqueue(1)[0]
         let job = try #require(harness.manager.job(id))
         #expect(job.state == .failed)
-        #expect(job.lastError == .serverRejected(status: 403, retryAfter: nil))
+        #expect(job.lastError == .serverRejected(status: 403, retryAfter: nil, message: "denied"))
         #expect(job.response?.bodyText == "denied")
         #expect(job.response?.value(forHeader: "x-reason") == "quota")
         #expect(transport.calls.count == 1)

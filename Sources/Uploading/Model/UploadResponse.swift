@@ -65,8 +65,10 @@ public struct UploadResponse: Sendable, Hashable, Codable {
             guard media.hasPrefix("text/") || media == "application/json" || media.hasSuffix("+json") else { return nil }
         }
         var text = bodyText.trimmingWhitespaceAndNewlines()
-        if let object = try? JSONReader.read(body),
-           let message = ["error", "message", "detail", "title"].lazy.compactMap({ object[$0]?.stringValue }).first {
+        if text.hasPrefix("{"), let object = try? JSONReader.read(body) {
+            // A JSON answer speaks in one of these members, or says nothing for people.
+            guard let message = ["error", "message", "detail", "title"].lazy.compactMap({ object[$0]?.stringValue }).first
+            else { return nil }
             text = message
         }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespaceAndNewlines() }.filter { !$0.isEmpty }

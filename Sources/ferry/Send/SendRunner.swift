@@ -56,17 +56,14 @@ struct SendRunner {
         if let template, let target = try? UploadTarget(template.url) {
             transport.warm(for: target, options: template.connection, count: 1, connectTimeout: configuration.connectTimeout)
         }
+        // One rule in every command: a journal that cannot be opened is an error, and nothing is
+        // sent unrecorded (a run without one could not be resumed, nor be told from a repeat).
         let journal: UploadJournal?
-        if resume {
-            // Resuming is reading the journal: without it there is nothing to resume.
-            do {
-                journal = try UploadJournal.openDefault(client: .send)
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
-        } else {
-            journal = UploadJournal.openDefaultOrWarn(client: .send)
+        do {
+            journal = try UploadJournal.openDefault(client: .send)
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
         let manager = UploadManager(configuration: configuration, transport: transport, journal: journal)
         let events = DispatchQueue(label: "ferry.send.events")
