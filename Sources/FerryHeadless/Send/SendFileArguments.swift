@@ -138,7 +138,7 @@ public struct SendFileArguments: Sendable {
     public static let flags: (long: Set<String>, short: Set<Character>) = (
         long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "insecure", "json", "location", "no-bundle", "no-checksum",
                "no-insecure", "no-location", "no-resumable", "no-tus", "print-curl",
-               "recursive", "resumable", "resume", "show-secrets", "tus", "version", "experimental-dump-help", "generate-completion-script"],
+               "recursive", "resumable", "resume", "show-secrets", "tus", "tus-creation-with-upload", "version", "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k", "r"]
     )
 

@@ -59,7 +59,9 @@ extension FormBuilder {
         let uploadURL = earlier?.uploadURL.flatMap { try? UploadTarget($0, assumingHTTP: false) }
         let plan = TusUploadPlan(creationURL: target, file: snapshot, metadata: metadata,
                                  chunkSize: options.chunkSize ?? TusUploadPlan.defaultChunkSize,
-                                 chunkSizeFollowsLink: options.chunkSize == nil, sendsChecksums: options.sendsChecksums, uploadURL: uploadURL, earlierNotes: earlier?.notes ?? [])
+                                 chunkSizeFollowsLink: options.chunkSize == nil, sendsChecksums: options.sendsChecksums,
+                                 sendsDataInCreation: options.sendsDataInCreation, uploadURL: uploadURL,
+                                 earlierNotes: earlier?.notes ?? [])
         let message = RequestMessage(method: "POST", target: target, headers: headers,
                                      body: RequestBody(segments: [], contentType: TusRequest.bodyContentType))
         return UploadRequest(message: message, jobID: jobID, attempt: attempt, connectTimeout: connectTimeout,

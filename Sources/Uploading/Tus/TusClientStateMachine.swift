@@ -254,7 +254,7 @@ public struct TusClientStateMachine: Sendable {
         guard capabilities?.offers("creation") == true else { return fail(.creationUnsupported(url: plan.creationURL.url)) }
         var headers = [Self.resumable, HeaderField(name: "Upload-Length", value: String(length))]
         if !plan.metadata.isEmpty { headers.append(HeaderField(name: "Upload-Metadata", value: plan.metadata)) }
-        let withUpload = capabilities?.offers("creation-with-upload") == true
+        let withUpload = plan.sendsDataInCreation && capabilities?.offers("creation-with-upload") == true
         let range = withUpload ? 0..<min(length, chunkSizing.size) : 0..<0
         return send(TusRequest(purpose: .create, target: plan.creationURL, headers: headers, range: range))
     }

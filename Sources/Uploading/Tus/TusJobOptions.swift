@@ -7,9 +7,14 @@ public struct TusJobOptions: Sendable, Hashable, Codable {
     /// Whether each chunk carries an `Upload-Checksum` where the server offers checksums (not
     /// with `--no-checksum`).
     public var sendsChecksums: Bool
+    /// Whether the creation `POST` carries the first chunk where the server offers
+    /// `creation-with-upload` (`--tus-creation-with-upload`). Off by default, as tus-js-client
+    /// and tuspy do: some servers (tuspyserver) never call their completion hook for an upload
+    /// finished inside its `POST`.
+    public var sendsDataInCreation: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case chunkSize, sendsChecksums
+        case chunkSize, sendsChecksums, sendsDataInCreation
     }
 
     /// Creates the options.
@@ -17,10 +22,12 @@ public struct TusJobOptions: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - chunkSize: The chunk size, at least 1; nil to follow the link.
     ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
-    public init(chunkSize: Int64? = nil, sendsChecksums: Bool = true) {
+    ///   - sendsDataInCreation: Whether the creation `POST` carries the first chunk.
+    public init(chunkSize: Int64? = nil, sendsChecksums: Bool = true, sendsDataInCreation: Bool = false) {
         precondition((chunkSize ?? 1) >= 1, "a chunk holds at least one byte")
         self.chunkSize = chunkSize
         self.sendsChecksums = sendsChecksums
+        self.sendsDataInCreation = sendsDataInCreation
     }
 
     /// Decodes the options; a job journaled before `sendsChecksums` existed sends them (one
@@ -32,5 +39,6 @@ public struct TusJobOptions: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chunkSize = try container.decodeIfPresent(Int64.self, forKey: .chunkSize)
         sendsChecksums = try container.decodeIfPresent(Bool.self, forKey: .sendsChecksums) ?? true
+        sendsDataInCreation = try container.decodeIfPresent(Bool.self, forKey: .sendsDataInCreation) ?? false
     }
 }

@@ -22,6 +22,9 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     public var chunkSizeFollowsLink: Bool
     /// Whether each `PATCH` carries an `Upload-Checksum` where the server offers checksums.
     public var sendsChecksums: Bool
+    /// Whether the creation `POST` carries the first chunk where the server offers
+    /// `creation-with-upload` (``TusJobOptions/sendsDataInCreation``).
+    public var sendsDataInCreation: Bool
     /// The upload URL an earlier attempt or run created, which is asked for its offset first.
     public var uploadURL: UploadTarget?
     /// The notes of earlier attempts on `uploadURL`, oldest first (kept in each checkpoint).
@@ -36,11 +39,12 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
     ///   - chunkSize: The chunk size (the first, if it follows the link); at least 1.
     ///   - chunkSizeFollowsLink: Whether chunks are sized to the link.
     ///   - sendsChecksums: Whether chunks carry checksums where the server offers them.
+    ///   - sendsDataInCreation: Whether the creation `POST` carries the first chunk.
     ///   - uploadURL: The upload an earlier attempt created, if any.
     ///   - earlierNotes: The notes of earlier attempts.
     public init(creationURL: UploadTarget, file: FileSnapshot, metadata: String,
                 chunkSize: Int64 = TusUploadPlan.defaultChunkSize, chunkSizeFollowsLink: Bool = false,
-                sendsChecksums: Bool = true, uploadURL: UploadTarget? = nil,
+                sendsChecksums: Bool = true, sendsDataInCreation: Bool = false, uploadURL: UploadTarget? = nil,
                 earlierNotes: [TusClientStateMachine.Note] = []) {
         precondition(chunkSize >= 1, "a chunk holds at least one byte")
         self.creationURL = creationURL
@@ -49,6 +53,7 @@ public struct TusUploadPlan: Sendable, Hashable, Codable {
         self.chunkSize = chunkSize
         self.chunkSizeFollowsLink = chunkSizeFollowsLink
         self.sendsChecksums = sendsChecksums
+        self.sendsDataInCreation = sendsDataInCreation
         self.uploadURL = uploadURL
         self.earlierNotes = earlierNotes
     }

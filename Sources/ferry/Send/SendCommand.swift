@@ -95,6 +95,9 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "With --tus, send no Upload-Checksum even where the server offers checksums (less CPU on both sides; TCP, and TLS over https, still check the bytes).")
     var noChecksum = false
 
+    @Flag(name: .long, help: "With --tus, send the first chunk inside the creation POST where the server offers creation-with-upload (off by default, as tus-js-client and tuspy: some servers never call their completion hook for an upload finished in its POST).")
+    var tusCreationWithUpload = false
+
     @Argument(help: ArgumentHelp(
         "Files to upload, one request each unless --bundle. An argument starting with http:// or https:// is the URL, "
             + "as curl takes it (ferry send -F file=@a.jpg https://example.com/upload); a file of such a name is ./NAME."))
@@ -136,6 +139,7 @@ struct Send: AsyncParsableCommand {
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !noChecksum || tus else { throw ValidationError("--no-checksum applies to --tus uploads only") }
+        guard !tusCreationWithUpload || tus else { throw ValidationError("--tus-creation-with-upload applies to --tus uploads only") }
         guard recursive || !hidden else { throw ValidationError("--hidden applies to -r only") }
         guard !(tus && bundle) else { throw ValidationError("--tus sends each FILE as an upload of its own: drop --bundle") }
         try validatePresignedPost()
@@ -169,7 +173,7 @@ struct Send: AsyncParsableCommand {
             guard template?.extraFileParts.isEmpty ?? true else {
                 throw ValidationError("--tus sends -F text parameters as metadata; a file part (-F name=@file) cannot be sent")
             }
-            template?.tus = TusJobOptions(chunkSize: chunkSize, sendsChecksums: !noChecksum)
+            template?.tus = TusJobOptions(chunkSize: chunkSize, sendsChecksums: !noChecksum, sendsDataInCreation: tusCreationWithUpload)
         }
         guard dryRun || printCurl else {
             var configuration = UploadQueueConfiguration(

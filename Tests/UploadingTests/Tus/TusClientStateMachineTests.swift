@@ -9,10 +9,10 @@ struct TusClientStateMachineTests {
     static let creation = try! UploadTarget("http://127.0.0.1:1080/files/")
     static let upload = try! UploadTarget("http://127.0.0.1:1080/files/abc")
 
-    static func plan(size: Int64 = 10, chunk: Int64 = 4, uploadURL: UploadTarget? = nil) -> TusUploadPlan {
+    static func plan(size: Int64 = 10, chunk: Int64 = 4, uploadURL: UploadTarget? = nil, dataInCreation: Bool = false) -> TusUploadPlan {
         TusUploadPlan(creationURL: creation,
                       file: FileSnapshot(path: "/tmp/a.bin", stamp: FileStamp(size: size, modificationTimeNanoseconds: 1, identity: FileIdentity(device: 1, inode: 1))),
-                      metadata: "filename YS5iaW4=", chunkSize: chunk, uploadURL: uploadURL)
+                      metadata: "filename YS5iaW4=", chunkSize: chunk, sendsDataInCreation: dataInCreation, uploadURL: uploadURL)
     }
 
     static func response(_ status: Int, _ headers: [(String, String)] = []) -> UploadResponse {
@@ -74,9 +74,19 @@ struct TusClientStateMachineTests {
         #expect(second?.range == 4..<8 && second?.checksum == nil)
     }
 
-    @Test("creation-with-upload carries the first chunk in the POST; its Upload-Offset is confirmed")
-    func creationWithUpload() {
+    @Test("by default the creation POST carries no data, even where creation-with-upload is offered: PATCHes from 0")
+    func noDataInCreationByDefault() {
         var machine = TusClientStateMachine(plan: Self.plan())
+        _ = machine.start()
+        let create = Self.request(machine.answered(Self.response(204, [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation,creation-with-upload")])))
+        #expect(create?.method == "POST" && create?.range == 0..<0)
+        let first = Self.request(machine.answered(Self.response(201, [("Location", "http://other:9/u/1")])))
+        #expect(first?.method == "PATCH" && first?.range == 0..<4)
+    }
+
+    @Test("creation-with-upload (asked for) carries the first chunk in the POST; its Upload-Offset is confirmed")
+    func creationWithUpload() {
+        var machine = TusClientStateMachine(plan: Self.plan(dataInCreation: true))
         _ = machine.start()
         let create = Self.request(machine.answered(Self.response(204, [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation,creation-with-upload")])))
         #expect(create?.method == "POST" && create?.range == 0..<4)
@@ -87,7 +97,7 @@ struct TusClientStateMachineTests {
 
     @Test("creation-with-upload answered without Upload-Offset asks HEAD")
     func creationWithUploadWithoutOffset() {
-        var machine = TusClientStateMachine(plan: Self.plan())
+        var machine = TusClientStateMachine(plan: Self.plan(dataInCreation: true))
         _ = machine.start()
         _ = machine.answered(Self.response(200, [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation-with-upload,creation")]))
         let head = Self.request(machine.answered(Self.response(201, [("Location", "/files/abc")])))
