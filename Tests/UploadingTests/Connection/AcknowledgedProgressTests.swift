@@ -62,18 +62,11 @@ struct AcknowledgedProgressTests {
         try TestFile.write([UInt8](repeating: 0x5A, count: bodyLength), to: path)
         let body = RequestBody(segments: [.file(try FileInspector.inspect(path), range: 0..<Int64(bodyLength))],
                                contentType: "application/octet-stream")
-        let target = try UploadTarget("http://127.0.0.1:\(server.port)/upload")
-        let message = RequestMessage(method: "PUT", target: target, headers: [
-            HeaderField(name: "Host", value: "127.0.0.1:\(server.port)"),
-            HeaderField(name: "Content-Type", value: body.contentType),
-            HeaderField(name: "Content-Length", value: String(body.contentLength)),
-        ], body: body)
+        let message = try Self.put(body, port: server.port)
         server.serve(bodyLength: bodyLength, bytesPerSecond: 1024 * 1024)
         let transport = HTTPTransport()
         let outcome = Mutex<Result<UploadResponse, UploadError>?>(nil)
-        let task = transport.start(UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
-                                                 idleTimeout: .seconds(20)),
-                                   bodyCompleting: { true },
+        let task = transport.start(Self.request(message), bodyCompleting: { true },
                                    completion: { result in outcome.withLock { $0 = result } })
         var ahead: [String] = []
         var samples = 0
@@ -100,24 +93,14 @@ struct AcknowledgedProgressTests {
         let server = try StalledReader(receiveBuffer: nil)
         let bodyLength = 48 * 1024
         let body = RequestBody(segments: [.bytes([UInt8](repeating: 0x41, count: bodyLength))], contentType: "application/octet-stream")
-        let target = try UploadTarget("http://127.0.0.1:\(server.port)/upload")
-        let message = RequestMessage(method: "PUT", target: target, headers: [
-            HeaderField(name: "Host", value: "127.0.0.1:\(server.port)"),
-            HeaderField(name: "Content-Type", value: body.contentType),
-            HeaderField(name: "Content-Length", value: String(body.contentLength)),
-        ], body: body)
+        let message = try Self.put(body, port: server.port)
         server.closeUnread(after: .milliseconds(300))
         let transport = HTTPTransport()
         let outcome = Mutex<Result<UploadResponse, UploadError>?>(nil)
-        let done = AsyncStream<Void>.makeStream()
-        _ = transport.start(UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5),
-                                          idleTimeout: .seconds(10)),
-                            bodyCompleting: { true },
-                            completion: { result in
-                                outcome.withLock { $0 = result }
-                                done.continuation.finish()
-                            })
-        for await _ in done.stream {}
+        let task = transport.start(Self.request(message), bodyCompleting: { true },
+                                   completion: { result in outcome.withLock { $0 = result } })
+        while outcome.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        _ = task
         let result = try #require(outcome.withLock { $0 })
         guard case let .failure(error) = result else {
             Issue.record("expected a failure, got \(result)")
@@ -126,6 +109,20 @@ struct AcknowledgedProgressTests {
         #expect(error.isIncompleteAtServer, "\(error)")
         #expect(error.isRetryable && !error.mayHaveArrived)
         try await transport.shutdown()
+    }
+
+    /// A PUT of `body` to the test's server on `port`.
+    static func put(_ body: RequestBody, port: Int) throws -> RequestMessage {
+        RequestMessage(method: "PUT", target: try UploadTarget("http://127.0.0.1:\(port)/upload"), headers: [
+            HeaderField(name: "Host", value: "127.0.0.1:\(port)"),
+            HeaderField(name: "Content-Type", value: body.contentType),
+            HeaderField(name: "Content-Length", value: String(body.contentLength)),
+        ], body: body)
+    }
+
+    /// The transport's request for `message`: job 1's first attempt, 20 s of idleness allowed.
+    static func request(_ message: RequestMessage) -> UploadRequest {
+        UploadRequest(message: message, jobID: UploadJobID(1), attempt: 1, connectTimeout: .seconds(5), idleTimeout: .seconds(20))
     }
 }
 
