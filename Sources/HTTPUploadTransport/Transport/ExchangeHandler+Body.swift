@@ -8,7 +8,8 @@ import Uploading
 /// what the peer acknowledged of the bytes written (`TCPSendQueue`, read after each completed
 /// write and every `acknowledgementPollInterval` while written bytes wait), so a server that reads
 /// slowly shows its own pace and 100 % means its machine holds the last byte; an HTTP/2 stream,
-/// which shares its socket, counts completed writes. A region's file handle is closed once its
+/// which shares its socket, and a small body sent with its head in one write
+/// (`tracksAcknowledgement`) count completed writes. A region's file handle is closed once its
 /// write completed or failed, or when it is not written at all.
 extension ExchangeHandler {
     /// Reads the next body chunk for the running exchange, if it still sends its body.
@@ -109,7 +110,8 @@ extension ExchangeHandler {
         guard let current = running, !current.machine.isFinished, let context else { return }
         let handed = current.bytesQueued
         var acknowledged = current.machine.bytesSent
-        if let queue = TCPSendQueue.current(of: context.channel) {
+        let tracks = Self.tracksAcknowledgement(of: current.request)
+        if tracks, let queue = TCPSendQueue.current(of: context.channel) {
             if let (offset, headLength) = current.streamStart {
                 acknowledged = min(handed, max(0, queue.acknowledgedBytes - offset - headLength))
             } else {
@@ -120,7 +122,7 @@ extension ExchangeHandler {
             running?.acknowledged = acknowledged
             current.request.wrote(acknowledged)
         }
-        guard max(acknowledged, current.acknowledged) < handed, current.acknowledgementPoll == nil else { return }
+        guard tracks, max(acknowledged, current.acknowledged) < handed, current.acknowledgementPoll == nil else { return }
         let generation = current.generation
         running?.acknowledgementPoll = context.eventLoop.assumeIsolated().scheduleTask(in: Self.acknowledgementPollInterval) {
             guard self.running?.generation == generation else { return }
