@@ -85,6 +85,13 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         /// As many upload files as allowed are open, so a file part (or tus PATCH) cannot open
         /// its own (503, `Retry-After`).
         case tooManyUploads(limit: Int)
+        /// `Idempotency-Key` is not a key: empty, over 255 characters, or not visible ASCII (400).
+        case invalidIdempotencyKey
+        /// A request with the same `Idempotency-Key` is being received now (409, the draft's answer).
+        case idempotencyKeyInUse
+        /// The `Idempotency-Key` was used before for a request to another path or of another
+        /// length (422, the draft's answer).
+        case idempotencyKeyReused
     }
 
     /// Why an uploaded file could not be stored.
@@ -111,8 +118,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .unsupportedContentType: return 415
             case .bodyTooLarge, .tooManyParts, .fieldTooLarge: return 413
             case .missingBoundary, .invalidContentLength, .malformedPartHeaders, .malformedBody, .missingClosingBoundary,
-                .truncatedBody:
+                .truncatedBody, .invalidIdempotencyKey:
                 return 400
+            case .idempotencyKeyInUse: return 409
+            case .idempotencyKeyReused: return 422
             case .unsupportedTransferCoding: return 501
             case .injectedFailure(let status, _): return status
             case .unauthorized: return 401
@@ -199,6 +208,12 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "The body arrived too slowly: \(received) bytes in \(Self.seconds(window)), under the minimum of \(minimumRate) bytes a second (--min-body-rate); nothing was kept."
             case .tooManyUploads(let limit):
                 return "The receiver already has \(limit) upload files open at once (--max-uploads); try again shortly (Retry-After)."
+            case .invalidIdempotencyKey:
+                return "Idempotency-Key must be a quoted string of 1 to 255 visible ASCII characters without quotes or backslashes."
+            case .idempotencyKeyInUse:
+                return "An upload with this Idempotency-Key is being received now; try again once it has been answered (Retry-After)."
+            case .idempotencyKeyReused:
+                return "This Idempotency-Key was used for another request (another path or length); use a new key for a new upload."
             }
         case .storageFailed(let reason):
             switch reason {

@@ -65,6 +65,7 @@ enum ReceiverRouter {
         Send any number of files and text fields with POST to /upload (or /upload/..., /multiupload):
           curl -F file=@photo.jpg -F note=hello \(baseURL)/upload
         The answer is JSON: {"fields": {NAME: [VALUE, ...]}, "files": [{"field", "filename", "savedAs", "size", "contentType", "sha256"}]}.
+        An upload sent again with the same Idempotency-Key is stored once and answered with the first answer.
         Resumable uploads speak tus 1.0.0 at \(baseURL)/files/ (creation, creation-with-upload, termination,
         expiration, checksum sha1/sha256), for example with tuspy:
           python3 -c 'from tusclient import client; client.TusClient("\(baseURL)/files/").uploader("photo.jpg", metadata={"filename": "photo.jpg"}).upload()'

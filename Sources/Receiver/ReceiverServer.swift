@@ -106,7 +106,8 @@ public final class ReceiverServer: Sendable {
             store: store,
             pool: NIOThreadPool.singleton,
             stopping: stopping,
-            slots: slots
+            slots: slots,
+            keys: IdempotencyKeyStore()
         )
         let tus = TusHandler(
             staging: TusStaging(uploadDirectory: directory),

@@ -1,6 +1,7 @@
 /// One line of the request log that `ferry serve` prints on standard output, one JSON object
 /// per request: `{"method", "path", "status", "bytes", "durationMs", "fields", "files"}`, plus
-/// `"error"` when the request failed.
+/// `"error"` when the request failed and `"replayed": true` when it repeated an
+/// `Idempotency-Key` already stored (answered with the first answer, nothing stored).
 ///
 /// `status` is 0 when no response was sent (a dropped or stalled connection). `bytes` counts
 /// request body bytes actually read.
@@ -21,6 +22,8 @@ public struct RequestLog: Codable, Sendable, Hashable {
     public var files: [UploadedFile]
     /// Why the request failed, when it did.
     public var error: String?
+    /// `true` when the request repeated a stored upload's `Idempotency-Key`; absent otherwise.
+    public var replayed: Bool?
 
     /// Creates a log entry.
     ///
@@ -33,6 +36,7 @@ public struct RequestLog: Codable, Sendable, Hashable {
     ///   - fields: Text fields received.
     ///   - files: Files stored.
     ///   - error: The failure, if any.
+    ///   - replayed: `true` for a repeated `Idempotency-Key`.
     public init(
         method: String,
         path: String,
@@ -41,7 +45,8 @@ public struct RequestLog: Codable, Sendable, Hashable {
         durationMs: Double,
         fields: [String: [String]] = [:],
         files: [UploadedFile] = [],
-        error: String? = nil
+        error: String? = nil,
+        replayed: Bool? = nil
     ) {
         self.method = method
         self.path = path
@@ -51,5 +56,6 @@ public struct RequestLog: Codable, Sendable, Hashable {
         self.fields = fields
         self.files = files
         self.error = error
+        self.replayed = replayed
     }
 }

@@ -10,6 +10,8 @@ final class RequestLogDetails: Sendable {
         var bytes: Int64 = 0
         var record = UploadRecord()
         var error: String?
+        /// Whether the request repeated a stored upload's `Idempotency-Key`.
+        var replayed = false
         /// Set when the logged status differs from the response's (0: no response was sent).
         var statusOverride: Int?
     }

@@ -45,7 +45,8 @@ struct RequestLogMiddleware: RouterMiddleware {
                 durationMs: (milliseconds * 1000).rounded() / 1000,
                 fields: details.record.fields,
                 files: details.record.files,
-                error: details.error
+                error: details.error,
+                replayed: details.replayed ? true : nil
             )
         }
         sink(entry)

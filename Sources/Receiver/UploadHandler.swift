@@ -8,6 +8,12 @@ import NIOPosix
 /// `{"error": "..."}` and a 4xx/5xx status; injects the faults of the ``FaultPlan``.
 ///
 /// Whenever a request does not end in a stored upload, every file it created is deleted.
+///
+/// A request with an `Idempotency-Key` (``IdempotencyKeyStore``) is answered with the key named
+/// back, which tells the client this server honours keys; a repeat of a stored upload's key is
+/// read whole, stores nothing and gets the first answer (`Idempotent-Replayed: true`), before any
+/// fault is drawn; a repeat while the first is being received gets 409, one for another path or
+/// length 422.
 struct UploadHandler: Sendable {
     /// What happened to one upload request.
     private enum Outcome {
@@ -29,6 +35,8 @@ struct UploadHandler: Sendable {
     let stopping: StoppingFlag
     /// The upload files open; a file part that finds none free is answered 503.
     let slots: UploadSlots
+    /// The `Idempotency-Key`s of stored uploads, and of those being received.
+    let keys: IdempotencyKeyStore
 
     /// Handles one upload request.
     ///
@@ -40,7 +48,42 @@ struct UploadHandler: Sendable {
         if faults.plan.stall {
             return await stall(context)
         }
+        guard let value = request.headers[.idempotencyKey] else {
+            return await answer(request, context: context, key: nil)
+        }
+        guard let key = IdempotencyKeyHeader.key(inValue: value) else {
+            return failure(.requestRejected(reason: .invalidIdempotencyKey), closeConnection: false, context: context)
+        }
+        let path = request.uri.path
+        let fingerprint = IdempotencyKeyStore.Fingerprint(
+            path: path, contentLength: request.headers[.contentLength].flatMap { Int64($0) })
+        var response: Response
+        switch keys.claim(key, fingerprint: fingerprint) {
+        case .fresh:
+            response = await answer(request, context: context, key: key)
+        case .replay(let first):
+            response = await replay(first, request, context: context)
+        case .inUse:
+            response = failure(.requestRejected(reason: .idempotencyKeyInUse), closeConnection: false, context: context)
+            response.headers[.retryAfter] = "1"
+        case .reused:
+            response = failure(.requestRejected(reason: .idempotencyKeyReused), closeConnection: false, context: context)
+        }
+        response.headers[.idempotencyKey] = IdempotencyKeyHeader.value(of: key)
+        return response
+    }
+
+    /// Receives an upload and answers it; a fresh `key` is completed with a stored upload's
+    /// answer, or released when nothing was stored.
+    private func answer(_ request: Request, context: ReceiverRequestContext, key: String?) async -> Response {
         let outcome = await receive(request, context: context)
+        if let key {
+            if case .stored(let record, let status) = outcome {
+                keys.complete(key, with: IdempotencyKeyStore.Answer(status: status, record: record))
+            } else {
+                keys.release(key)
+            }
+        }
         if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
             await delay(faults.plan.delayMilliseconds, answering: context.channel)
         }
@@ -49,15 +92,7 @@ struct UploadHandler: Sendable {
             context.logDetails.withState { $0.record = record }
             return JSONBody.response(status: status, record)
         case .failed(let error, let closeConnection):
-            context.logDetails.withState { $0.error = error.description }
-            if closeConnection {
-                // Hummingbird's connection handler closes the connection once this response is
-                // written (and ConnectionShutdown makes that close reach the client).
-                context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-            }
-            var response = JSONBody.error(status: error.httpStatus, error.description)
-            if case .requestRejected(.tooManyUploads) = error { response.headers[.retryAfter] = "1" }
-            return response
+            return failure(error, closeConnection: closeConnection, context: context)
         case .dropped:
             context.logDetails.withState {
                 $0.statusOverride = 0
@@ -65,6 +100,47 @@ struct UploadHandler: Sendable {
             }
             return Response(status: .internalServerError)
         }
+    }
+
+    /// The answer to a refused request, logged; `closeConnection` closes the connection after
+    /// it instead of reading whatever is left of the body.
+    private func failure(_ error: ReceiverError, closeConnection: Bool, context: ReceiverRequestContext) -> Response {
+        context.logDetails.withState { $0.error = error.description }
+        if closeConnection {
+            // Hummingbird's connection handler closes the connection once this response is
+            // written (and ConnectionShutdown makes that close reach the client).
+            context.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        var response = JSONBody.error(status: error.httpStatus, error.description)
+        if case .requestRejected(.tooManyUploads) = error { response.headers[.retryAfter] = "1" }
+        return response
+    }
+
+    /// Answers a repeat of a stored upload's key with its first answer, after reading (and
+    /// dropping) the body, so the connection stays usable; stores nothing.
+    private func replay(_ first: IdempotencyKeyStore.Answer, _ request: Request, context: ReceiverRequestContext) async -> Response {
+        let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
+        var bytesRead: Int64 = 0
+        var iterator = request.body.makeAsyncIterator()
+        do throws(ReceiverError) {
+            while let chunk = try await iterator.nextChunk(received: bytesRead, expected: expectedLength) {
+                bytesRead += Int64(chunk.readableBytes)
+                if bytesRead > limits.maxBodySize {
+                    return failure(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true,
+                                   context: context)
+                }
+            }
+        } catch {
+            return failure(error, closeConnection: true, context: context)
+        }
+        let total = bytesRead
+        context.logDetails.withState {
+            $0.bytes = total
+            $0.replayed = true
+        }
+        var response = JSONBody.response(status: first.status, first.record)
+        response.headers[.idempotentReplayed] = "true"
+        return response
     }
 
     /// Whether a request that asks for `100 Continue` should get it: only uploads that will be

@@ -49,6 +49,19 @@ struct ConnectionArguments: ParsableArguments {
         """)
     var resumableChoice: Bool?
 
+    @Flag(name: .customLong("idempotency-key"), inversion: .prefixedNo, help: """
+        Send each upload with its own Idempotency-Key, the same on every attempt (on by default; \
+        --no-idempotency-key: send none).
+        """)
+    var idempotencyKeyChoice: Bool?
+
+    @Flag(name: .customLong("idempotent"), inversion: .prefixedNo, help: """
+        The server honours Idempotency-Key (stores a repeat once): an upload whose answer was lost is sent \
+        again by itself instead of "may have arrived". A server that names the key back in its answer, as \
+        ferry serve does, is taken as honouring keys without this.
+        """)
+    var idempotentChoice: Bool?
+
     mutating func validate() throws {
         // A --proxy that cannot be used is refused before anything is queued, in the words the
         // engine would use (one from the environment fails the jobs it applies to).
@@ -75,6 +88,7 @@ struct ConnectionArguments: ParsableArguments {
     var anyGiven: Bool {
         insecureChoice != nil || cacert != nil || capath != nil || clientCertificate != nil || clientKey != nil || proxy != nil
             || noproxy != nil || locationChoice != nil || httpVersion != nil || resumableChoice != nil
+            || idempotencyKeyChoice != nil || idempotentChoice != nil
     }
 
     /// The options these arguments give, over what the environment sets as curl reads it (an
@@ -97,6 +111,8 @@ struct ConnectionArguments: ParsableArguments {
         options.followsRedirects = location
         options.offersHTTP2 = httpVersion == .http2
         options.resumesUploads = resumable
+        options.sendsIdempotencyKey = idempotencyKeyChoice ?? true
+        options.endpointHonoursIdempotencyKeys = idempotentChoice ?? false
         return options
     }
 }

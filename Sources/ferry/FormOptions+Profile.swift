@@ -50,6 +50,8 @@ extension FormOptions {
         connection.locationChoice = connection.locationChoice ?? chosen.followsRedirects
         if connection.httpVersion == nil, chosen.offersHTTP2 == true { connection.httpVersion = .http2 }
         connection.resumableChoice = connection.resumableChoice ?? chosen.resumesUploads
+        connection.idempotencyKeyChoice = connection.idempotencyKeyChoice ?? chosen.sendsIdempotencyKey
+        connection.idempotentChoice = connection.idempotentChoice ?? chosen.endpointHonoursIdempotencyKeys
         try connection.validate()
     }
 }

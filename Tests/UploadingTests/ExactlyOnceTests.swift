@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Multipart
 import Synchronization
 import Testing
 import TestSupport
@@ -108,6 +109,30 @@ struct ExactlyOnceTests {
         #expect(job.lastError == .transferFailed(reason: .unansweredAfterSending(lost)))
         #expect(job.mayHaveArrived)
         #expect(harness.transport.calls.count == 1)
+    }
+
+    @Test("a lost answer where the server named a job's key back is sent again by itself, with the same Idempotency-Key")
+    func lostAnswerAtAServerHonouringKeysIsResent() throws {
+        let harness = ManagerHarness(limit: 2, retry: Self.retries)
+        let ids = try harness.enqueue(2)
+        func key(ofCall index: Int) -> String? {
+            harness.transport.calls[index].request.message.headers.first { $0.name == "Idempotency-Key" }?.value
+        }
+        let first = try #require(key(ofCall: 0))
+        let second = try #require(key(ofCall: 1))
+        #expect(first != second, "one key per job")
+        harness.transport.respond(job: ids[0], status: 200, headers: [HeaderField(name: "Idempotency-Key", value: first)])
+        #expect(harness.transport.sendWholeBody(job: ids[1]))
+        let lost = UploadError.TransferReason.connectionLost(message: "reset by peer")
+        harness.transport.fail(job: ids[1], with: .transferFailed(reason: lost))
+        harness.settle()
+        #expect(harness.manager.job(ids[1])?.mayHaveArrived == false)
+        harness.advance(by: .seconds(2))
+        #expect(harness.transport.calls.count == 3, "sent again automatically")
+        #expect(key(ofCall: 2) == second, "with the key of its first attempt")
+        harness.transport.respond(job: ids[1], status: 200, headers: [HeaderField(name: "Idempotency-Key", value: second)])
+        harness.settle()
+        #expect(harness.manager.job(ids[1])?.state == .succeeded)
     }
 
     @Test("a failure after the last byte that the connection proved incomplete at the server is retried, once per retry")

@@ -33,6 +33,8 @@ extension FormSettings {
         options.followsRedirects = profile.followsRedirects ?? options.followsRedirects
         options.offersHTTP2 = profile.offersHTTP2 ?? options.offersHTTP2
         options.resumesUploads = profile.resumesUploads ?? options.resumesUploads
+        options.sendsIdempotencyKey = profile.sendsIdempotencyKey ?? options.sendsIdempotencyKey
+        options.endpointHonoursIdempotencyKeys = profile.endpointHonoursIdempotencyKeys ?? options.endpointHonoursIdempotencyKeys
         settings.connection = options
         return settings
     }
@@ -63,6 +65,9 @@ extension FormSettings {
         profile.followsRedirects = connection.followsRedirects
         profile.offersHTTP2 = connection.offersHTTP2
         profile.resumesUploads = connection.resumesUploads
+        // Written only where they differ from the defaults (keys sent, no honouring assumed).
+        profile.sendsIdempotencyKey = connection.sendsIdempotencyKey ? nil : false
+        profile.endpointHonoursIdempotencyKeys = connection.endpointHonoursIdempotencyKeys ? true : nil
         return profile
     }
 }

@@ -58,7 +58,13 @@ public final class HumanEventPrinter: @unchecked Sendable {
             active[job.id] = job
         case let .retrying(job, after):
             active[job.id] = nil
-            lines.append("retry   \(name(job)) in \(HumanFormat.elapsed(after)): \(job.lastError?.description ?? "")")
+            if case let .transferFailed(reason: .unansweredAfterSending(reason))? = job.lastError {
+                // Waiting for the server's word on Idempotency-Key (UploadQueueStateMachine+IdempotencyKeys).
+                lines.append("wait    \(name(job)): no answer after the whole file was sent (\(reason.description)); "
+                    + "in \(HumanFormat.elapsed(after)) it goes again if the server honours its Idempotency-Key, else it may have arrived")
+            } else {
+                lines.append("retry   \(name(job)) in \(HumanFormat.elapsed(after)): \(job.lastError?.description ?? "")")
+            }
         case let .succeeded(job):
             active[job.id] = nil
             let status = job.response.map { "  HTTP \($0.status)" } ?? ""

@@ -136,8 +136,8 @@ public struct SendFileArguments: Sendable {
     /// parser's own `--help`, `--version` and its hidden `--experimental-dump-help` and
     /// `--generate-completion-script`.
     public static let flags: (long: Set<String>, short: Set<Character>) = (
-        long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "insecure", "json", "location", "no-bundle", "no-checksum",
-               "no-insecure", "no-location", "no-resumable", "no-tus", "print-curl",
+        long: ["bundle", "dry-run", "help", "hidden", "http1.1", "http2", "idempotency-key", "idempotent", "insecure", "json", "location", "no-bundle", "no-checksum",
+               "no-idempotency-key", "no-idempotent", "no-insecure", "no-location", "no-resumable", "no-tus", "print-curl",
                "recursive", "resumable", "resume", "show-secrets", "tus", "tus-creation-with-upload", "version", "experimental-dump-help", "generate-completion-script"],
         short: ["L", "h", "k", "r"]
     )

@@ -45,13 +45,16 @@ public struct FormBuilder: Sendable {
     /// Checks, in order: the URL and method; the headers; the encoder's checks of every file
     /// (missing, directory, not regular, unreadable); then that no job file changed since it was
     /// queued. A resumable request (`ConnectionOptions.resumesUploads`) carries the creation fields
-    /// of resumable uploads last (``ResumableUploadFields/creationFields``). `ferry send --dry-run`
-    /// prints exactly this message.
+    /// of resumable uploads last (``ResumableUploadFields/creationFields``). The job's
+    /// `Idempotency-Key` follows the user's headers, unless one of them is an `Idempotency-Key`.
+    /// `ferry send --dry-run` prints exactly this message (without a key: no job exists yet).
     ///
-    /// - Parameter spec: The job spec.
+    /// - Parameters:
+    ///   - spec: The job spec.
+    ///   - idempotencyKey: The job's key, when its requests carry one.
     /// - Returns: The message, with every header Ferry sends (`RequestHeaders`).
     /// - Throws: `UploadError.requestInvalid`, `.fileChangedSinceQueued` or `.multipartFailed`.
-    public func message(for spec: UploadJobSpec) throws(UploadError) -> RequestMessage {
+    public func message(for spec: UploadJobSpec, idempotencyKey: IdempotencyKey? = nil) throws(UploadError) -> RequestMessage {
         let target: UploadTarget
         do {
             target = try targets.target(for: spec.url)
@@ -75,7 +78,11 @@ public struct FormBuilder: Sendable {
             throw .fileChangedSinceQueued(path: file.path)
         }
         do {
-            var headers = try RequestHeaders.build(target: target, userHeaders: spec.headers,
+            var userHeaders = spec.headers
+            if let idempotencyKey, !userHeaders.contains(where: { HTTPToken.namesEqual($0.name, IdempotencyKeyHeader.name) }) {
+                userHeaders.append(idempotencyKey.header)
+            }
+            var headers = try RequestHeaders.build(target: target, userHeaders: userHeaders,
                                                    contentType: body.contentType, contentLength: body.contentLength)
             if spec.connection.resumesUploads { headers += ResumableUploadFields.creationFields }
             return RequestMessage(method: spec.method, target: target, headers: headers, body: body.requestBody)
@@ -99,16 +106,18 @@ public struct FormBuilder: Sendable {
     ///   - attempt: The attempt's number.
     ///   - connectTimeout: The connect timeout.
     ///   - idleTimeout: The idle timeout.
-    /// - Returns: The request, carrying the message from `message(for:)`.
-    /// - Throws: See `message(for:)`.
+    ///   - idempotencyKey: The job's key, when its requests carry one.
+    /// - Returns: The request, carrying the message from `message(for:idempotencyKey:)`.
+    /// - Throws: See `message(for:idempotencyKey:)`.
     public func request(
         for spec: UploadJobSpec,
         jobID: UploadJobID,
         attempt: Int,
         connectTimeout: Duration,
-        idleTimeout: Duration
+        idleTimeout: Duration,
+        idempotencyKey: IdempotencyKey? = nil
     ) throws(UploadError) -> UploadRequest {
-        UploadRequest(message: try message(for: spec), jobID: jobID, attempt: attempt,
+        UploadRequest(message: try message(for: spec, idempotencyKey: idempotencyKey), jobID: jobID, attempt: attempt,
                       connectTimeout: connectTimeout, idleTimeout: idleTimeout, connection: spec.connection)
     }
 }

@@ -8,4 +8,6 @@ public enum JournalChange: Sendable, Hashable {
     case update(UploadJob, includingSpec: Bool)
     /// Delete the jobs' rows.
     case delete([UploadJobID])
+    /// Remember that the server at the URL honours `Idempotency-Key` (``IdempotencyKey``).
+    case urlHonoursIdempotencyKeys(String)
 }

@@ -98,6 +98,8 @@ final class JournalWriter: Sendable {
                 // An update after the delete must not be merged into one before it.
                 for id in ids { state.updateIndex[id] = nil }
                 state.changes.append(change)
+            case .urlHonoursIdempotencyKeys:
+                state.changes.append(change)
             }
             if state.flushScheduled { return false }
             state.flushScheduled = true

@@ -65,6 +65,8 @@ extension UploadJournal {
                         try UploadJobRecord(updating: job, includingSpec: includingSpec, at: now).updateRow(in: connection, json: &json)
                     case let .delete(ids):
                         for id in ids { try delete.execute([.integer(id.rawValue)]) }
+                    case let .urlHonoursIdempotencyKeys(url):
+                        try Self.recordHonouring(url, in: connection, at: now)
                     }
                 }
             }

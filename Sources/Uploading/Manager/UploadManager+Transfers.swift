@@ -15,6 +15,7 @@ extension UploadManager {
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
         let resumption = spec.connection.resumesUploads ? machine.job(id)?.resumption : nil
+        let idempotencyKey = machine.idempotencyKey(for: id, spec: spec)
         let begin: @Sendable () -> Void = { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
             var request: UploadRequest
@@ -42,7 +43,7 @@ extension UploadManager {
                 } else if spec.connection.resumesUploads {
                     request = try formBuilder.resumableRequest(
                         for: spec, jobID: id, attempt: attempt, connectTimeout: configuration.connectTimeout,
-                        idleTimeout: configuration.idleTimeout, checkpoint: resumption
+                        idleTimeout: configuration.idleTimeout, checkpoint: resumption, idempotencyKey: idempotencyKey
                     )
                     let body = request.message.body
                     request.resumableUploadNamed = { [weak self] url in
@@ -63,7 +64,8 @@ extension UploadManager {
                 } else {
                     request = try formBuilder.request(
                         for: spec, jobID: id, attempt: attempt,
-                        connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout
+                        connectTimeout: configuration.connectTimeout, idleTimeout: configuration.idleTimeout,
+                        idempotencyKey: idempotencyKey
                     )
                 }
             } catch {

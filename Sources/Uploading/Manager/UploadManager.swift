@@ -127,7 +127,17 @@ public final class UploadManager: @unchecked Sendable {
         let rootWaitsForQueueKey = DispatchSpecificKey<Bool>()
         self.rootWaitsForQueueKey = rootWaitsForQueueKey
         self.journalWriter = journal.map { JournalWriter(journal: $0, marker: rootWaitsForQueueKey) }
-        self.machine = UploadQueueStateMachine(configuration: configuration, random: random)
+        var machine = UploadQueueStateMachine(configuration: configuration, random: random)
+        if let journal {
+            // Without its identity a journal's jobs carry no key: a key that changed between
+            // runs would make a repeat look new.
+            if let identity = try? journal.idempotencyKeyPrefix() {
+                machine.useIdempotencyKeys(prefix: identity, honoured: (try? journal.urlsHonouringIdempotencyKeys()) ?? [])
+            }
+        } else {
+            machine.useIdempotencyKeys(prefix: UUID().uuidString.lowercased(), honoured: [])
+        }
+        self.machine = machine
         rootQueue.setSpecific(key: rootWaitsForQueueKey, value: true)
         journalWriter?.setHealthHandler { [weak self] error in
             guard let self else { return }
@@ -205,7 +215,8 @@ public final class UploadManager: @unchecked Sendable {
     /// Loads the journal's unfinished jobs and the failed jobs that may be sent again by
     /// themselves, queued to send, as `ferry send --resume` does; leaves in the journal, untouched
     /// and not loaded, the failed jobs that wait for the user: a failure retrying cannot mend
-    /// (``UploadError/isRetryable``) or a body that may have arrived (``UploadJob/mayHaveArrived``).
+    /// (``UploadError/isRetryable``) or a body that may have arrived (``UploadJob/mayHaveArrived``)
+    /// unless it carries an `Idempotency-Key` its server honours.
     /// Call once, before queueing new jobs.
     ///
     /// - Returns: The jobs loaded, as the queue now has them, and the jobs left.
@@ -215,9 +226,11 @@ public final class UploadManager: @unchecked Sendable {
         guard let journal else { return ([], []) }
         var sending: [UploadJob] = []
         var left: [UploadJob] = []
+        let machine = rootQueue.sync { self.machine }
         for var job in try journal.takeOverRestorableJobs() {
             if job.state == .failed {
-                guard !job.mayHaveArrived, job.lastError?.isRetryable ?? false else {
+                let resendable = job.mayHaveArrived ? machine.mayResendUnanswered(job) : job.lastError?.isRetryable ?? false
+                guard resendable else {
                     left.append(job)
                     continue
                 }

@@ -49,6 +49,10 @@ public struct EndpointProfile: Hashable, Sendable {
     public var offersHTTP2: Bool?
     /// `--resumable`: whether requests go as resumable uploads.
     public var resumesUploads: Bool?
+    /// `idempotency-key` (`--no-idempotency-key` when false): whether uploads carry their own key.
+    public var sendsIdempotencyKey: Bool?
+    /// `idempotent` (`--idempotent`): whether the server honours `Idempotency-Key`.
+    public var endpointHonoursIdempotencyKeys: Bool?
 
     /// Creates a profile that sets nothing but its name.
     ///

@@ -21,6 +21,7 @@ public enum ProfileDocument {
     public static let keys = [
         "url", "method", "field", "protocol", "bundle", "parameters", "headers", "concurrency", "retry", "timeout",
         "insecure", "cacert", "capath", "cert", "key", "proxy", "noproxy", "location", "http2", "resumable",
+        "idempotency-key", "idempotent",
     ]
 
     /// The profiles a document holds, in their names' order.
@@ -120,6 +121,8 @@ public enum ProfileDocument {
             ("proxy", saved.proxy.map(TOMLValue.string)), ("noproxy", saved.noProxy.map(TOMLValue.string)),
             ("location", saved.followsRedirects.map(TOMLValue.boolean)), ("http2", saved.offersHTTP2.map(TOMLValue.boolean)),
             ("resumable", saved.resumesUploads.map(TOMLValue.boolean)),
+            ("idempotency-key", saved.sendsIdempotencyKey.map(TOMLValue.boolean)),
+            ("idempotent", saved.endpointHonoursIdempotencyKeys.map(TOMLValue.boolean)),
         ]
         var table = TOMLTable()
         for case let (key, value?) in values { table[key] = value }
@@ -186,6 +189,8 @@ private struct ProfileReader {
         profile.followsRedirects = try bool("location")
         profile.offersHTTP2 = try bool("http2")
         profile.resumesUploads = try bool("resumable")
+        profile.sendsIdempotencyKey = try bool("idempotency-key")
+        profile.endpointHonoursIdempotencyKeys = try bool("idempotent")
         return profile
     }
 

@@ -35,7 +35,9 @@ extension UploadQueueStateMachine {
     /// finished jobs are kept as they are. A job still marked uploading (the run that sent it
     /// ended without stopping the queue) gets its last attempt recorded as interrupted. A job
     /// listed in `changedFiles` is failed with `fileChangedSinceQueued` instead, so it is not
-    /// sent silently. Always ends with `idle` if nothing is left to do, so a caller waiting for
+    /// sent silently. A queued job whose answer was lost ("may have arrived", waiting for its
+    /// server's verdict on `Idempotency-Key` when its run ended) is queued only when its server
+    /// honours keys, and fails otherwise. Always ends with `idle` if nothing is left to do, so a caller waiting for
     /// idleness is not left hanging.
     ///
     /// - Parameters:
@@ -55,6 +57,14 @@ extension UploadQueueStateMachine {
                 let record = insert(job, .finished(.failed))
                 actions.append(.persist(.update(record.job, includingSpec: false)))
                 actions.append(.emit(.failed(record.job, reason: .fileChangedSinceQueued(path: path))))
+                continue
+            }
+            if job.state == .queued, job.lastError?.mayHaveArrived == true, !mayResendUnanswered(job) {
+                // It was waiting for its server's verdict on keys when its run ended
+                // (`+IdempotencyKeys.swift`): without one, it may have arrived.
+                let record = insert(job, .finished(.failed))
+                actions.append(.persist(.update(record.job, includingSpec: false)))
+                actions.append(.emit(.failed(record.job, reason: job.lastError ?? .transferFailed(reason: .interruptedAfterSending))))
                 continue
             }
             switch job.state {

@@ -82,6 +82,7 @@ extension UploadQueueStateMachine {
         guard case (var record, let flight)? = current(id, attempt) else { return [] }
         var actions: [Action] = []
         leave(record, transferEnded: true, &actions)
+        learnKeyVerdict(from: response, of: record, &actions)
         record.job.response = response
         // An answer ends a resumable request's upload on the server: nothing is left to resume.
         record.job.resumption = nil
@@ -128,16 +129,25 @@ extension UploadQueueStateMachine {
         var actions: [Action] = []
         leave(record, transferEnded: true, &actions)
         var error = error
+        var awaitsVerdict = false
         if flight.cancelRequested {
             error = .transferFailed(reason: .cancelledAfterSending)
         } else if flight.bodyMayHaveCompleted, error.isRetryable, case let .transferFailed(reason) = error,
                   !reason.isIncompleteAtServer {
             // Only a failure that would be retried needs saying so; one that is not (a proxy's
             // 407 the transport turned into an error, say) keeps its own words, and one the
-            // connection proved incomplete at the server (`incompleteAtServer`) is retried.
-            error = .transferFailed(reason: .unansweredAfterSending(reason))
+            // connection proved incomplete at the server (`incompleteAtServer`) is retried. A job
+            // whose server honours its key is retried as it is (`+IdempotencyKeys.swift`).
+            switch keyStanding(of: record.job) {
+            case .honoured: break
+            case .unknown:
+                awaitsVerdict = true
+                error = .transferFailed(reason: .unansweredAfterSending(reason))
+            case .notKeyed, .ignored:
+                error = .transferFailed(reason: .unansweredAfterSending(reason))
+            }
         }
-        fail(&record, flight, error, now: now, &actions)
+        fail(&record, flight, error, awaitingKeyVerdict: awaitsVerdict, now: now, &actions)
         settle(&actions)
         return actions
     }
@@ -153,7 +163,11 @@ extension UploadQueueStateMachine {
         switch key {
         case let .retry(id):
             guard var record = jobs[id], case .backingOff = record.phase else { return [] }
-            enterWaiting(&record)
+            if awaitingKeyVerdict.removeValue(forKey: id) == record.job.attempts {
+                verdictTimerFired(&record, now: now, &actions)
+            } else {
+                enterWaiting(&record)
+            }
             jobs[id] = record
         case let .endpointWait(endpoint):
             endWait(of: endpoint, &actions)
@@ -166,16 +180,21 @@ extension UploadQueueStateMachine {
     /// queue holds for new ones (pausing the endpoint when the answer asks, see
     /// `+Endpoints.swift`), else backing off until its automatic retry when the policy allows
     /// one, otherwise finished as failed. The caller stores nothing more; this stores the record.
+    ///
+    /// With `awaitingKeyVerdict`, `error` says the answer was lost ("may have arrived"), and the
+    /// job backs off while a retry is left, to look again when the timer fires
+    /// (`+IdempotencyKeys.swift`).
     private mutating func fail(
-        _ record: inout JobRecord, _ flight: AttemptInFlight, _ error: UploadError, now: SchedulerInstant, _ actions: inout [Action]
+        _ record: inout JobRecord, _ flight: AttemptInFlight, _ error: UploadError, awaitingKeyVerdict awaits: Bool = false,
+        now: SchedulerInstant, _ actions: inout [Action]
     ) {
         let id = record.id
         record.job.lastError = error
         record.job.progress.bytesPerSecond = nil
         record.job.progress.estimatedTimeRemaining = nil
-        var policy = configuration.retryPolicy
-        if let limit = record.job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
-        let delay = policy.delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
+        let delay = awaits
+            ? verdictDelay(of: record.job)
+            : retryPolicy(of: record.job).delay(after: error, retriesSoFar: record.job.automaticRetries, jitter: { nextJitter() })
         var status: Int?
         switch error {
         case let .serverRejected(rejected, _, _), let .redirectRefused(rejected, _): status = rejected
@@ -187,6 +206,7 @@ extension UploadQueueStateMachine {
             record.job.automaticRetries += 1
             let deadline = now + delay
             enter(.backingOff(until: deadline), &record)
+            if awaits { awaitingKeyVerdict[id] = record.job.attempts }
             jobs[id] = record
             actions.append(.persist(.update(record.job, includingSpec: false)))
             actions.append(.scheduleTimer(.retry(id), at: deadline))

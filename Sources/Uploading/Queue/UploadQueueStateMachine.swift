@@ -33,6 +33,14 @@ public struct UploadQueueStateMachine: Sendable {
     var endpointsWithSuccess: Set<UploadEndpoint> = []
     /// The endpoint of each URL seen, so a batch's shared URL is parsed once.
     var endpointsByURL: [String: UploadEndpoint] = [:]
+    /// The prefix of the jobs' `Idempotency-Key`s (``IdempotencyKey``); nil when requests carry none.
+    var idempotencyKeyPrefix: String?
+    /// What each job URL's server is known to do with `Idempotency-Key`: `true` once it named a
+    /// key back, `false` when it answered a keyed request with 2xx without doing so.
+    var keyVerdicts: [String: Bool] = [:]
+    /// Jobs backing off after an attempt that lost its answer, until their server's verdict on
+    /// keys is known, with that attempt's number (`+IdempotencyKeys.swift`).
+    var awaitingKeyVerdict: [UploadJobID: Int] = [:]
     /// Whether the queue was idle after the last event, so `idle` is emitted once per idle spell.
     var wasIdle = true
     /// The source of retry jitter.

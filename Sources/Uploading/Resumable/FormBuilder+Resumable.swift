@@ -13,6 +13,7 @@ extension FormBuilder {
     ///   - connectTimeout: The connect timeout.
     ///   - idleTimeout: The idle timeout.
     ///   - checkpoint: The upload an earlier attempt began, if the server named one.
+    ///   - idempotencyKey: The job's key, when its requests carry one.
     /// - Returns: The request.
     /// - Throws: See `message(for:)`.
     public func resumableRequest(
@@ -21,12 +22,13 @@ extension FormBuilder {
         attempt: Int,
         connectTimeout: Duration,
         idleTimeout: Duration,
-        checkpoint: ResumableCheckpoint?
+        checkpoint: ResumableCheckpoint?,
+        idempotencyKey: IdempotencyKey? = nil
     ) throws(UploadError) -> UploadRequest {
         var builder = self
         if let checkpoint, let boundary = try? Boundary(checkpoint.boundary) { builder.encoder.boundary = boundary }
         var request = try builder.request(for: spec, jobID: jobID, attempt: attempt, connectTimeout: connectTimeout,
-                                          idleTimeout: idleTimeout)
+                                          idleTimeout: idleTimeout, idempotencyKey: idempotencyKey)
         if let checkpoint, checkpoint.bodyFingerprint == ResumableCheckpoint.fingerprint(of: request.message.body) {
             request.resumableUploadURL = try? UploadTarget(checkpoint.uploadURL, assumingHTTP: false)
         }

@@ -38,6 +38,15 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
     /// `draft-ietf-httpbis-resumable-upload`): where the server supports it, a connection lost
     /// mid-body goes on from the server's offset instead of failing (`ResumableUploadStateMachine`).
     public var resumesUploads: Bool
+    /// Whether a form request carries the job's `Idempotency-Key` (``IdempotencyKey``; on unless
+    /// `--no-idempotency-key`): a server that honours keys stores a repeat once.
+    public var sendsIdempotencyKey: Bool
+    /// Whether the endpoint is known to honour `Idempotency-Key` without having said so
+    /// (`--idempotent`, a profile's `idempotent = true`): a job whose answer was lost after its
+    /// whole body went out is sent again, with its key, instead of "may have arrived". An
+    /// endpoint that names the key back in an answer (`ferry serve` does) is taken as honouring
+    /// keys without it.
+    public var endpointHonoursIdempotencyKeys: Bool
 
     /// Curl's defaults: verify, the system's authorities, no client certificate, no proxy, no
     /// redirects.
@@ -52,7 +61,9 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         noProxy: [String] = [],
         followsRedirects: Bool = false,
         offersHTTP2: Bool = false,
-        resumesUploads: Bool = false
+        resumesUploads: Bool = false,
+        sendsIdempotencyKey: Bool = true,
+        endpointHonoursIdempotencyKeys: Bool = false
     ) {
         self.verifiesCertificates = verifiesCertificates
         self.certificateAuthorityFile = certificateAuthorityFile
@@ -65,6 +76,8 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         self.followsRedirects = followsRedirects
         self.offersHTTP2 = offersHTTP2
         self.resumesUploads = resumesUploads
+        self.sendsIdempotencyKey = sendsIdempotencyKey
+        self.endpointHonoursIdempotencyKeys = endpointHonoursIdempotencyKeys
     }
 
     /// The defaults with what the environment sets, as curl reads it: `CURL_CA_BUNDLE`, then
@@ -113,7 +126,8 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case verifiesCertificates, certificateAuthorityFile, certificateAuthorityDirectory, clientCertificateFile,
-             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, offersHTTP2, resumesUploads
+             clientKeyFile, httpProxy, httpsProxy, noProxy, followsRedirects, offersHTTP2, resumesUploads,
+             sendsIdempotencyKey, endpointHonoursIdempotencyKeys
     }
 
     /// Decodes options; a key that is absent takes its default, so options saved by an earlier
@@ -131,7 +145,9 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
             noProxy: try container.decodeIfPresent([String].self, forKey: .noProxy) ?? [],
             followsRedirects: try container.decodeIfPresent(Bool.self, forKey: .followsRedirects) ?? false,
             offersHTTP2: try container.decodeIfPresent(Bool.self, forKey: .offersHTTP2) ?? false,
-            resumesUploads: try container.decodeIfPresent(Bool.self, forKey: .resumesUploads) ?? false
+            resumesUploads: try container.decodeIfPresent(Bool.self, forKey: .resumesUploads) ?? false,
+            sendsIdempotencyKey: try container.decodeIfPresent(Bool.self, forKey: .sendsIdempotencyKey) ?? true,
+            endpointHonoursIdempotencyKeys: try container.decodeIfPresent(Bool.self, forKey: .endpointHonoursIdempotencyKeys) ?? false
         )
     }
 }

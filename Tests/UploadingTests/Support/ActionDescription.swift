@@ -15,6 +15,7 @@ enum ActionDescription {
         case let .cancelTimer(key): return "cancel timer \(describe(key))"
         case let .persist(.update(job, includingSpec)): return "persist \(job.id) \(job.state)" + (includingSpec ? " +spec" : "")
         case let .persist(.delete(ids)): return "delete " + ids.map(\.description).joined(separator: ",")
+        case let .persist(.urlHonoursIdempotencyKeys(url)): return "remember \(url) honours keys"
         case let .emit(event): return describe(event)
         }
     }

@@ -1,0 +1,118 @@
+import Multipart
+
+/// `Idempotency-Key` (``IdempotencyKey``): which jobs carry one, what their servers are known to
+/// do with it, and what becomes of a job whose answer was lost after its whole body went out.
+///
+/// Such a job is sent again, with its key, when its server honours keys (it named a key back in
+/// an answer, or `ConnectionOptions.endpointHonoursIdempotencyKeys` says so): a repeat is stored
+/// once and answered with the first answer. While the server's verdict is not yet known, the job
+/// backs off as a retry would (counted as one) and, when its timer fires, goes again if the
+/// verdict came meanwhile, backs off once more while retries are left, and otherwise — or when
+/// the server answered without naming the key — ends as "may have arrived", as without keys.
+extension UploadQueueStateMachine {
+    /// What is known about a job's key and its server.
+    enum KeyStanding: Equatable {
+        /// The job's requests carry no key of Ferry's.
+        case notKeyed
+        /// Its server honours keys.
+        case honoured
+        /// Nothing is known yet.
+        case unknown
+        /// Its server answered a keyed request without naming the key.
+        case ignored
+    }
+
+    /// Starts giving jobs keys with `prefix`, taking the URLs in `honoured` as honouring them.
+    ///
+    /// - Parameters:
+    ///   - prefix: The journal's identity, or the run's.
+    ///   - honoured: URLs an earlier run saw honour keys (from the journal).
+    public mutating func useIdempotencyKeys(prefix: String, honoured: Set<String>) {
+        idempotencyKeyPrefix = prefix
+        for url in honoured { keyVerdicts[url] = true }
+    }
+
+    /// The key a job's form requests carry: none for tus, with `--no-idempotency-key`, when the
+    /// user's headers carry an `Idempotency-Key` of their own, or when keys are not in use.
+    ///
+    /// - Parameters:
+    ///   - id: The job's ID.
+    ///   - spec: Its spec.
+    /// - Returns: The key, or nil.
+    public func idempotencyKey(for id: UploadJobID, spec: UploadJobSpec) -> IdempotencyKey? {
+        guard let idempotencyKeyPrefix, spec.tus == nil, spec.connection.sendsIdempotencyKey,
+              !spec.headers.contains(where: { HTTPToken.namesEqual($0.name, IdempotencyKeyHeader.name) })
+        else { return nil }
+        return IdempotencyKey(prefix: idempotencyKeyPrefix, job: id)
+    }
+
+    /// What is known about `job`'s key and its server.
+    func keyStanding(of job: UploadJob) -> KeyStanding {
+        guard idempotencyKey(for: job.id, spec: job.spec) != nil else { return .notKeyed }
+        if job.spec.connection.endpointHonoursIdempotencyKeys { return .honoured }
+        switch keyVerdicts[job.spec.url] {
+        case true?: return .honoured
+        case false?: return .ignored
+        case nil: return .unknown
+        }
+    }
+
+    /// Whether a job that may have arrived (an earlier run lost its answer) may be sent again
+    /// by itself: it carries a key its server honours.
+    ///
+    /// - Parameter job: The job, as restored.
+    /// - Returns: `true` to send it again.
+    public func mayResendUnanswered(_ job: UploadJob) -> Bool {
+        keyStanding(of: job) == .honoured
+    }
+
+    /// Learns the server's verdict from an answer to one of `record`'s keyed requests.
+    mutating func learnKeyVerdict(from response: UploadResponse, of record: JobRecord, _ actions: inout [Action]) {
+        guard let key = idempotencyKey(for: record.id, spec: record.job.spec) else { return }
+        let url = record.job.spec.url
+        if key.isEchoed(in: response.headers) {
+            guard keyVerdicts[url] != true else { return }
+            keyVerdicts[url] = true
+            actions.append(.persist(.urlHonoursIdempotencyKeys(url)))
+        } else if response.isSuccess, keyVerdicts[url] == nil {
+            keyVerdicts[url] = false
+        }
+    }
+
+    /// The retry policy of a job: the queue's, with the job's own limit.
+    func retryPolicy(of job: UploadJob) -> RetryPolicy {
+        var policy = configuration.retryPolicy
+        if let limit = job.spec.maximumRetries { policy.maximumRetries = max(0, limit) }
+        return policy
+    }
+
+    /// The delay before a job waiting for its server's verdict looks again, or nil when it has
+    /// no automatic retry left.
+    mutating func verdictDelay(of job: UploadJob) -> Duration? {
+        let policy = retryPolicy(of: job)
+        guard job.automaticRetries < policy.maximumRetries else { return nil }
+        return policy.backoff(forRetry: job.automaticRetries + 1, jitter: nextJitter())
+    }
+
+    /// A retry timer fired for a job that waits for its server's verdict (it has been taken out
+    /// of ``awaitingKeyVerdict``): it goes again when the server honours keys, backs off again
+    /// while nothing is known and retries are left, and otherwise fails as "may have arrived".
+    mutating func verdictTimerFired(_ record: inout JobRecord, now: SchedulerInstant, _ actions: inout [Action]) {
+        let standing = keyStanding(of: record.job)
+        if standing == .honoured {
+            enterWaiting(&record)
+            return
+        }
+        if standing == .unknown, let delay = verdictDelay(of: record.job) {
+            record.job.automaticRetries += 1
+            let deadline = now + delay
+            enter(.backingOff(until: deadline), &record)
+            awaitingKeyVerdict[record.id] = record.job.attempts
+            actions.append(.scheduleTimer(.retry(record.id), at: deadline))
+            return
+        }
+        enter(.finished(.failed), &record)
+        actions.append(.persist(.update(record.job, includingSpec: false)))
+        actions.append(.emit(.failed(record.job, reason: record.job.lastError ?? .transferFailed(reason: .stoppedAfterSending))))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import Receiver
+import TestSupport
+import Testing
+@testable import Uploading
+
+/// `ferry send` (the built binary, as an ordinary user) against `ferry serve`, which honours
+/// `Idempotency-Key`: what a flaky server and a killed client leave is settled by the keys, not
+/// handed to the user as "may have arrived".
+@Suite("Settled by Idempotency-Key (the built binary)", .serialized, .timeLimit(.minutes(6)))
+struct SettledByKeysTests {
+    /// How many uploads of each file the server stored, by file name.
+    static func storedCounts(_ server: ReceiverServer) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for record in server.receivedUploads {
+            for file in record.files { counts[file.filename, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    @Test("chaos: 300 files, a fifth of the connections cut mid-body and a fifth answered 500: every file stored once, exit 0")
+    func chaos() async throws {
+        let dir = TemporaryDirectory()
+        let count = 300
+        let files = (0..<count).map { dir.file("c\($0).bin", bytes: 50_000) }
+        let plan = FaultPlan(failRate: 0.2, dropRate: 0.2)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: plan)) { server in
+            // --retry 10: with these rates a file fails an attempt in 36 % of them, so 3 retries
+            // (the default) leave 1.7 % of files failed by the faults alone (0.36⁴); 10 leave none.
+            let process = try FerryProcess(["send", "--json", "--retry", "10", "--url", server.baseURL + "/upload"] + files,
+                                           stateHome: dir.path("state"))
+            let status = try await process.exitStatus(within: .seconds(300))
+            let events = process.jsonEvents
+            let failed = events.filter { $0["event"] as? String == "failed" }
+            #expect(status == 0, "\(failed.prefix(3)) \(process.errorText.suffix(500))")
+            #expect(failed.isEmpty)
+            let counts = Self.storedCounts(server)
+            #expect(counts.count == count, "\(counts.count) of \(count) files stored")
+            #expect(counts.values.allSatisfy { $0 == 1 }, "stored twice: \(counts.filter { $0.value > 1 })")
+            let summary = try #require(events.last)
+            #expect(summary["event"] as? String == "summary" && summary["succeeded"] as? Int == count, "\(summary)")
+        }
+    }
+
+    @Test("20 rounds of kill -9, then --resume: no job left 'may have arrived', every file stored exactly once")
+    func killRounds() async throws {
+        let dir = TemporaryDirectory()
+        let count = 300
+        let files = (0..<count).map { dir.file("k\($0).bin", bytes: 2_000) }
+        let state = dir.path("state")
+        // A delay before each answer keeps bodies sent and unanswered when the kill comes.
+        let plan = FaultPlan(delayMilliseconds: 30)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: plan)) { server in
+            var generator = SplitMix64(seed: 43)
+            for round in 0..<20 {
+                let arguments = round == 0
+                    ? ["send", "--json", "--concurrency", "8", "--url", server.baseURL + "/upload"] + files
+                    : ["send", "--json", "--concurrency", "8", "--resume"]
+                let process = try FerryProcess(arguments, stateHome: state)
+                // The first round runs until an answer has come (the server's word on keys is then
+                // in the journal); each round is killed 50 to 300 ms after its start.
+                if round == 0 {
+                    #expect(try await process.wait(upTo: .seconds(30)) {
+                        $0.jsonEvents.contains { $0["event"] as? String == "succeeded" }
+                    })
+                }
+                try await Task.sleep(for: .milliseconds(50 + Int(generator.next() % 250)))
+                process.signal(SIGKILL)
+                _ = try await process.exitStatus(within: .seconds(10))
+            }
+            let last = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            let status = try await last.exitStatus(within: .seconds(120))
+            #expect(status == 0, "\(last.errorText.suffix(500))")
+            let left = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
+            #expect(left.filter(\.mayHaveArrived).isEmpty, "\(left.filter(\.mayHaveArrived).count) may have arrived")
+            #expect(left.isEmpty, "\(left.map { "\($0.state) \($0.lastError?.description ?? "")" }.prefix(3))")
+            let counts = Self.storedCounts(server)
+            #expect(counts.count == count, "\(counts.count) of \(count) files stored")
+            #expect(counts.values.allSatisfy { $0 == 1 }, "stored twice: \(counts.filter { $0.value > 1 })")
+        }
+    }
+}
