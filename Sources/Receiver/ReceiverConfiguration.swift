@@ -26,7 +26,12 @@ public struct ReceiverConfiguration: Sendable {
     /// The faults to inject into uploads.
     public var faults: FaultPlan
     /// How long an unfinished tus upload lives after its last PATCH (`--tus-expire`). Default 24 h.
+    /// An unfinished resumable upload at `/upload` lives as long after its connection was cut.
     public var tusExpiration: Duration
+    /// Whether `/upload` offers resumable uploads (the IETF draft's `104`) to requests that ask;
+    /// off with `--no-resumable`, for a proxy in front that takes a `104` for the answer (nginx
+    /// does: nginx/nginx#1427).
+    public var offersResumableUploads: Bool
     /// How fast request bodies are read, in bytes a second (`--throttle`); `nil` as fast as they come.
     public var throttle: Int64?
     /// The level of the server's diagnostic log (Hummingbird's), which goes to standard error.
@@ -52,6 +57,7 @@ public struct ReceiverConfiguration: Sendable {
     ///   - capacity: Connections and uploads at once.
     ///   - faults: Faults to inject.
     ///   - tusExpiration: How long an unfinished tus upload lives after its last PATCH.
+    ///   - offersResumableUploads: Whether `/upload` offers resumable uploads.
     ///   - throttle: Bytes a second at which request bodies are read, or `nil`.
     ///   - logLevel: Level of the diagnostic log on standard error.
     ///   - onListening: Called with the base URL once listening.
@@ -67,6 +73,7 @@ public struct ReceiverConfiguration: Sendable {
         capacity: ReceiverCapacity = ReceiverCapacity(),
         faults: FaultPlan = .none,
         tusExpiration: Duration = Self.defaultTusExpiration,
+        offersResumableUploads: Bool = true,
         throttle: Int64? = nil,
         logLevel: Logger.Level = .error,
         onListening: (@Sendable (String) -> Void)? = nil,
@@ -82,6 +89,7 @@ public struct ReceiverConfiguration: Sendable {
         self.capacity = capacity
         self.faults = faults
         self.tusExpiration = tusExpiration
+        self.offersResumableUploads = offersResumableUploads
         self.throttle = throttle
         self.logLevel = logLevel
         self.onListening = onListening

@@ -92,6 +92,14 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The `Idempotency-Key` was used before for a request to another path or of another
         /// length (422, the draft's answer).
         case idempotencyKeyReused
+        /// A `PATCH` to a resumable upload without `Upload-Offset` and `Upload-Complete` (400).
+        case resumptionFieldsMissing
+        /// A `PATCH`'s `Upload-Offset` is not the upload's (409, with the upload's offset).
+        case resumptionOffsetMismatch(sent: Int64, actual: Int64)
+        /// A `PATCH` to a resumable upload that is complete already (409).
+        case resumptionComplete
+        /// No resumable upload has this URL: it completed long ago, expired or was removed (404).
+        case resumableUploadUnknown
     }
 
     /// Why an uploaded file could not be stored.
@@ -120,8 +128,10 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
             case .missingBoundary, .invalidContentLength, .malformedPartHeaders, .malformedBody, .missingClosingBoundary,
                 .truncatedBody, .invalidIdempotencyKey:
                 return 400
-            case .idempotencyKeyInUse: return 409
+            case .idempotencyKeyInUse, .resumptionOffsetMismatch, .resumptionComplete: return 409
             case .idempotencyKeyReused: return 422
+            case .resumptionFieldsMissing: return 400
+            case .resumableUploadUnknown: return 404
             case .unsupportedTransferCoding: return 501
             case .injectedFailure(let status, _): return status
             case .unauthorized: return 401
@@ -214,6 +224,14 @@ public enum ReceiverError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "An upload with this Idempotency-Key is being received now; try again once it has been answered (Retry-After)."
             case .idempotencyKeyReused:
                 return "This Idempotency-Key was used for another request (another path or length); use a new key for a new upload."
+            case .resumptionFieldsMissing:
+                return "A PATCH to a resumable upload needs Upload-Offset (a number of bytes) and Upload-Complete (?1 or ?0)."
+            case .resumptionOffsetMismatch(let sent, let actual):
+                return "Upload-Offset \(sent) is not this upload's offset: it holds \(actual) bytes (HEAD says so); send the rest from there."
+            case .resumptionComplete:
+                return "This resumable upload is complete already; nothing more can be appended."
+            case .resumableUploadUnknown:
+                return "No such resumable upload: it completed long ago, expired or was removed; send the request again whole."
             }
         case .storageFailed(let reason):
             switch reason {

@@ -48,6 +48,12 @@ enum ReceiverRouter {
                 await handler.handle(request, context: context)
             }
         }
+        let resumptions = router.group(RouterPath(UploadHandler.resumptionPath))
+        resumptions.head(":id") { _, context in handler.locate(context.parameters.get("id") ?? "", context: context) }
+        resumptions.patch(":id") { request, context in
+            await handler.append(request, to: context.parameters.get("id") ?? "", context: context)
+        }
+        resumptions.delete(":id") { _, context in await handler.remove(context.parameters.get("id") ?? "", context: context) }
         tus.addRoutes(to: router)
         return router
     }

@@ -99,6 +99,7 @@ public final class ReceiverServer: Sendable {
 
         let store = UploadStore()
         let slots = UploadSlots(limit: capacity.uploads)
+        let keys = IdempotencyKeyStore()
         let handler = UploadHandler(
             directory: directory,
             limits: configuration.limits,
@@ -107,7 +108,9 @@ public final class ReceiverServer: Sendable {
             pool: NIOThreadPool.singleton,
             stopping: stopping,
             slots: slots,
-            keys: IdempotencyKeyStore()
+            keys: keys,
+            resumptions: ResumableUploads(expiration: configuration.tusExpiration, keys: keys),
+            offersResumableUploads: configuration.offersResumableUploads
         )
         let tus = TusHandler(
             staging: TusStaging(uploadDirectory: directory),
@@ -148,10 +151,14 @@ public final class ReceiverServer: Sendable {
                     // curl waits a second before sending any body over 1 MiB. Never to a request
                     // without the token, nor to one whose head RequestFraming refuses: they are
                     // answered unread.
-                    if handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head),
-                        accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true,
-                        RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil
-                    {
+                    let admitted = accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true
+                        && RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil
+                    // A resumable upload (the IETF draft) is told its URL first, in a 104; its
+                    // handler takes the assignment by the connection (one request at a time).
+                    if admitted, handler.offersResumption(request.head) {
+                        try await responseWriter.writeInformationalHead(handler.beginResumption(request.head, on: channel))
+                    }
+                    if admitted, handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head) {
                         try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
                     }
                     try await responder(request, responseWriter, channel)

@@ -16,7 +16,7 @@ import NIOPosix
 /// length 422.
 struct UploadHandler: Sendable {
     /// What happened to one upload request.
-    private enum Outcome {
+    enum Outcome {
         /// Stored; answer with the record and this status.
         case stored(UploadRecord, status: Int)
         /// Refused; answer with the error. `closeConnection` closes the connection after the
@@ -24,6 +24,9 @@ struct UploadHandler: Sendable {
         case failed(ReceiverError, closeConnection: Bool)
         /// The connection was closed on purpose (`--drop-rate`); there is nothing to answer.
         case dropped
+        /// The connection was cut (or dropped) mid-body and the resumable upload waits for the
+        /// `PATCH` that goes on with it; the error says how its request ended.
+        case parked(ReceiverError)
     }
 
     let directory: String
@@ -37,6 +40,10 @@ struct UploadHandler: Sendable {
     let slots: UploadSlots
     /// The `Idempotency-Key`s of stored uploads, and of those being received.
     let keys: IdempotencyKeyStore
+    /// The resumable uploads being received, parked or complete.
+    let resumptions: ResumableUploads
+    /// Whether requests that ask are offered resumable uploads (`--no-resumable`: not).
+    let offersResumableUploads: Bool
 
     /// Handles one upload request.
     ///
@@ -48,19 +55,24 @@ struct UploadHandler: Sendable {
         if faults.plan.stall {
             return await stall(context)
         }
+        // The resumable upload this request was made (and told of, in a 104), if any.
+        let resumption = resumptions.takeAssignment(of: context.channel)
         guard let value = request.headers[.idempotencyKey] else {
-            return await answer(request, context: context, key: nil)
+            return await answer(request, context: context, key: nil, resumption: resumption)
         }
         guard let key = IdempotencyKeyHeader.key(inValue: value) else {
+            if let resumption { _ = resumptions.remove(resumption) }
             return failure(.requestRejected(reason: .invalidIdempotencyKey), closeConnection: false, context: context)
         }
         let path = request.uri.path
         let fingerprint = IdempotencyKeyStore.Fingerprint(
             path: path, contentLength: request.headers[.contentLength].flatMap { Int64($0) })
         var response: Response
-        switch keys.claim(key, fingerprint: fingerprint) {
+        let claim = keys.claim(key, fingerprint: fingerprint)
+        if case .fresh = claim {} else if let resumption { _ = resumptions.remove(resumption) }
+        switch claim {
         case .fresh:
-            response = await answer(request, context: context, key: key)
+            response = await answer(request, context: context, key: key, resumption: resumption)
         case .replay(let first):
             response = await replay(first, request, context: context)
         case .inUse:
@@ -73,17 +85,35 @@ struct UploadHandler: Sendable {
         return response
     }
 
-    /// Receives an upload and answers it; a fresh `key` is completed with a stored upload's
-    /// answer, or released when nothing was stored.
-    private func answer(_ request: Request, context: ReceiverRequestContext, key: String?) async -> Response {
-        let outcome = await receive(request, context: context)
-        if let key {
-            if case .stored(let record, let status) = outcome {
-                keys.complete(key, with: IdempotencyKeyStore.Answer(status: status, record: record))
-            } else {
-                keys.release(key)
-            }
+    /// Receives an upload and answers it: a resumable one (``ResumableUploads``, its ID given by
+    /// `resumption`) is parked when its connection is cut.
+    private func answer(_ request: Request, context: ReceiverRequestContext, key: String?, resumption: String?) async -> Response {
+        let outcome: Outcome
+        switch begin(request, key: key) {
+        case .refused(let refused):
+            settleKey(key, after: refused)
+            if let resumption { _ = resumptions.remove(resumption) }
+            outcome = refused
+        case .session(let session):
+            if let resumption { resumptions.adopt(session, for: resumption) }
+            outcome = await settle(session, await feed(session, request.body, context: context), resumption: resumption)
         }
+        return await respond(outcome, context: context)
+    }
+
+    /// Completes or releases an upload's `Idempotency-Key` once it ended as `outcome`: completed
+    /// with a stored upload's answer, kept while the upload is parked, else released.
+    func settleKey(_ key: String?, after outcome: Outcome) {
+        guard let key else { return }
+        switch outcome {
+        case .stored(let record, let status): keys.complete(key, with: IdempotencyKeyStore.Answer(status: status, record: record))
+        case .parked: break
+        case .failed, .dropped: keys.release(key)
+        }
+    }
+
+    /// The response for an upload that ended as `outcome`, after `--delay`, logged.
+    func respond(_ outcome: Outcome, context: ReceiverRequestContext) async -> Response {
         if faults.plan.delayMilliseconds > 0, !isDropped(outcome) {
             await delay(faults.plan.delayMilliseconds, answering: context.channel)
         }
@@ -99,12 +129,18 @@ struct UploadHandler: Sendable {
                 $0.error = "connection dropped part-way through the body (--drop-rate)"
             }
             return Response(status: .internalServerError)
+        case .parked(let error):
+            var response = failure(error, closeConnection: true, context: context)
+            context.logDetails.withState { $0.error = error.description + " The upload waits to be resumed." }
+            if !context.channel.isActive { context.logDetails.withState { $0.statusOverride = 0 } }
+            response.headers[.uploadDraftInteropVersion] = ResumableUploads.interopVersion
+            return response
         }
     }
 
     /// The answer to a refused request, logged; `closeConnection` closes the connection after
     /// it instead of reading whatever is left of the body.
-    private func failure(_ error: ReceiverError, closeConnection: Bool, context: ReceiverRequestContext) -> Response {
+    func failure(_ error: ReceiverError, closeConnection: Bool, context: ReceiverRequestContext) -> Response {
         context.logDetails.withState { $0.error = error.description }
         if closeConnection {
             // Hummingbird's connection handler closes the connection once this response is
@@ -165,115 +201,20 @@ struct UploadHandler: Sendable {
     }
 
     private func isDropped(_ outcome: Outcome) -> Bool {
-        if case .dropped = outcome { return true }
-        return false
+        switch outcome {
+        case .dropped, .parked: return true
+        case .stored, .failed: return false
+        }
     }
 
     /// The boundary of a `multipart/form-data` content type, if that is what the fields say.
-    private func boundary(of fields: HTTPFields) -> String? {
+    func boundary(of fields: HTTPFields) -> String? {
         guard let contentType = fields[.contentType] else { return nil }
         let parsed = HeaderValue(parsing: contentType)
         guard parsed.value.lowercased() == "multipart/form-data", let boundary = parsed.parameter("boundary"),
             !boundary.isEmpty, boundary.utf8.count <= 200
         else { return nil }
         return boundary
-    }
-
-    private func receive(_ request: Request, context: ReceiverRequestContext) async -> Outcome {
-        let expectsContinue = request.headers[.expect]?.lowercased() == "100-continue"
-        guard let contentType = request.headers[.contentType],
-            HeaderValue(parsing: contentType).value.lowercased() == "multipart/form-data"
-        else {
-            return .failed(
-                .requestRejected(reason: .unsupportedContentType(request.headers[.contentType])),
-                closeConnection: expectsContinue)
-        }
-        guard let boundary = boundary(of: request.headers) else {
-            return .failed(.requestRejected(reason: .missingBoundary), closeConnection: expectsContinue)
-        }
-        // RequestFramingMiddleware has answered a Content-Length that is not a number or is over
-        // the limit, so this one fits an Int64.
-        let expectedLength = request.headers[.contentLength].flatMap { Int64($0) }
-
-        // Random decisions are drawn in this order, once per request (see FaultPlan).
-        let drop = faults.shouldDropConnection()
-        let failRandomly = faults.shouldFailRandomly()
-        let injectedStatus = faults.plan.status
-        let reader = FormDataReader(
-            boundary: boundary,
-            directory: directory,
-            limits: limits,
-            faults: faults,
-            keepsFiles: !failRandomly && (injectedStatus ?? 200) < 400,
-            pool: pool,
-            slots: slots
-        )
-
-        var bytesRead: Int64 = 0
-        var iterator = request.body.makeAsyncIterator()
-        do throws(ReceiverError) {
-            while true {
-                guard let chunk = try await iterator.nextChunk(received: bytesRead, expected: expectedLength) else { break }
-                bytesRead += Int64(chunk.readableBytes)
-                let total = bytesRead
-                context.logDetails.withState { $0.bytes = total }
-                if bytesRead > limits.maxBodySize {
-                    await reader.abandon()
-                    return .failed(.requestRejected(reason: .bodyTooLarge(limit: limits.maxBodySize)), closeConnection: true)
-                }
-                if drop {
-                    await reader.abandon()
-                    context.channel.close(mode: .all, promise: nil)
-                    return .dropped
-                }
-                try await reader.consume(chunk)
-            }
-            if drop {
-                await reader.abandon()
-                context.channel.close(mode: .all, promise: nil)
-                return .dropped
-            }
-            if Task.isCancelled {
-                throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
-            }
-            if let expectedLength, bytesRead < expectedLength {
-                throw .requestRejected(reason: .truncatedBody(received: bytesRead, expected: expectedLength))
-            }
-            let record = try await reader.finish()
-
-            if let hit = reader.failFirstHit {
-                await reader.abandon()
-                let detail =
-                    "Injected failure: attempt \(hit.attempt) of \(faults.plan.failFirst) for '\(FileSystemName.escaped(hit.filename))' fails (--fail-first \(faults.plan.failFirst))."
-                return .failed(.requestRejected(reason: .injectedFailure(status: 500, detail: detail)), closeConnection: false)
-            }
-            if failRandomly {
-                await reader.abandon()
-                let detail = "Injected random failure (--fail-rate \(faults.plan.failRate))."
-                return .failed(.requestRejected(reason: .injectedFailure(status: 500, detail: detail)), closeConnection: false)
-            }
-            if let injectedStatus, injectedStatus >= 400 {
-                await reader.abandon()
-                let detail = "Injected status \(injectedStatus) (--status \(injectedStatus))."
-                return .failed(
-                    .requestRejected(reason: .injectedFailure(status: injectedStatus, detail: detail)), closeConnection: false)
-            }
-            store.append(record)
-            return .stored(record, status: injectedStatus ?? 200)
-        } catch {
-            await reader.abandon()
-            // Read what is left of the body (Hummingbird does, to keep the connection) only when
-            // its length is known and within the limit; otherwise, and after a 503 (the client
-            // sends it all again later), close after the answer.
-            let closes: Bool
-            switch error {
-            case .requestRejected(.truncatedBody), .requestRejected(.bodyTooLarge), .requestRejected(.headerTimedOut),
-                .requestRejected(.bodyTimedOut), .requestRejected(.bodyTooSlow), .requestRejected(.tooManyUploads):
-                closes = true
-            default: closes = expectedLength == nil
-            }
-            return .failed(error, closeConnection: closes)
-        }
     }
 
     /// Waits `milliseconds` before the answer (`--delay`), or less: until the client goes away

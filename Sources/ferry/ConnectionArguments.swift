@@ -43,9 +43,9 @@ struct ConnectionArguments: ParsableArguments {
     var httpVersion: HTTPVersionFlag?
 
     @Flag(name: .customLong("resumable"), inversion: .prefixedNo, help: """
-        Send each request as a resumable upload (the IETF draft Apple's URLSession speaks): where the server \
-        supports it, a connection lost mid-body goes on from what the server has (--no-resumable: do not, \
-        whatever a profile says).
+        Send each upload of files over 64 KiB as a resumable upload (the IETF draft Apple's URLSession \
+        speaks; on by default): where the server supports it, a connection lost mid-body goes on from what \
+        the server has (--no-resumable: do not, whatever a profile says).
         """)
     var resumableChoice: Bool?
 
@@ -81,8 +81,9 @@ struct ConnectionArguments: ParsableArguments {
     var insecure: Bool { insecureChoice ?? false }
     /// Whether 307 and 308 redirects are followed (`-L`, else the profile's `location`).
     var location: Bool { locationChoice ?? false }
-    /// Whether requests go as resumable uploads (`--resumable`, else the profile's `resumable`).
-    var resumable: Bool { resumableChoice ?? false }
+    /// Whether requests go as resumable uploads (`--resumable`, else the profile's `resumable`;
+    /// on by default).
+    var resumable: Bool { resumableChoice ?? true }
 
     /// Whether any of these options was given.
     var anyGiven: Bool {

@@ -121,6 +121,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Probability (0 to 1) of closing the connection part-way through the body.")
     var dropRate = 0.0
 
+    @Flag(name: .customLong("resumable"), inversion: .prefixedNo, help: """
+        Offer resumable uploads on /upload (the IETF draft Apple's URLSession and ferry send speak; on by default). \
+        --no-resumable behind a proxy that takes the draft's 104 for the answer, as nginx does.
+        """)
+    var resumable = true
+
     @Flag(help: "Read nothing and answer nothing; keep upload connections open.")
     var stall = false
 
@@ -247,6 +253,7 @@ struct Serve: AsyncParsableCommand {
                 seed: seed
             ),
             tusExpiration: tusExpire,
+            offersResumableUploads: resumable,
             throttle: throttle,
             logLevel: .init(rawValue: logLevel) ?? .error
         )

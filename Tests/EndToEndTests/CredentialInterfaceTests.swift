@@ -71,6 +71,7 @@ struct CredentialInterfaceTests {
             location /upload {
                 auth_basic "ferry";
                 auth_basic_user_file PREFIX/users;
+                proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
                 proxy_pass \(receiver.baseURL);
             }
             """)

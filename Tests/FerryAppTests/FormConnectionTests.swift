@@ -27,7 +27,8 @@ struct FormConnectionTests {
         #expect(app.state.form.displayText(of: .verifiesCertificates) == "certificates verified")
         #expect(app.state.form.displayText(of: .followsRedirects) == "not followed")
         #expect(app.state.form.displayText(of: .offersHTTP2) == "HTTP/1.1 only")
-        #expect(app.state.form.displayText(of: .resumesUploads) == "off")
+        #expect(app.state.form.displayText(of: .resumesUploads) == "a lost connection goes on where the server can (--resumable)",
+                "on by default")
     }
 
     @Test("trust and client certificate typed into the form go with every job queued afterwards")
@@ -70,13 +71,13 @@ struct FormConnectionTests {
         app.type("2")
         while app.state.form.currentField != .resumesUploads { app.press(.down) }
         app.press(.enter)
-        #expect(app.state.form.settings.connection.resumesUploads)
+        #expect(!app.state.form.settings.connection.resumesUploads)
         #expect(app.screen(width: 80, height: 40).lines().joined(separator: "\n").contains("Resume"))
-        #expect(app.state.form.displayText(of: .resumesUploads) == "a lost connection goes on where the server can (--resumable)")
+        #expect(app.state.form.displayText(of: .resumesUploads) == "off")
         let before = Set(app.engine.jobs.keys)
         app.type("1au")
         let queued = app.engine.jobs.filter { !before.contains($0.key) }.values
-        #expect(!queued.isEmpty && queued.allSatisfy { $0.spec.connection.resumesUploads })
+        #expect(!queued.isEmpty && queued.allSatisfy { !$0.spec.connection.resumesUploads })
         app.type("2")
         while app.state.form.currentField != .verifiesCertificates { app.press(.down) }
         app.press(.enter)

@@ -139,15 +139,24 @@ struct SendCommandTests {
         #expect(body.hasSuffix("--\(boundary)--\r\n"))
     }
 
-    @Test("--dry-run --resumable shows the fields of a resumable upload last; --print-curl passes them to curl")
+    @Test("--dry-run shows the fields of a resumable upload last for a file over 64 KiB (by default), none for a smaller one or with --no-resumable; --print-curl passes them to curl")
     func dryRunResumable() async throws {
         let dir = TemporaryDirectory()
-        let file = dir.file("a.txt", bytes: 3, fill: 0x41)
-        let dry = try FerryProcess(["send", "--dry-run", "--resumable", "--url", "http://example.test/up", file], stateHome: dir.path)
-        #expect(try await dry.exitStatus() == 0)
-        let head = Array(dry.outputLines.prefix { !$0.isEmpty })
-        #expect(Array(head.suffix(2)) == ["Upload-Draft-Interop-Version: 6", "Upload-Complete: ?1"], "\(head)")
-        let curl = try FerryProcess(["send", "--print-curl", "--resumable", "--url", "http://example.test/up", file], stateHome: dir.path)
+        let large = dir.file("large.bin", bytes: 70_000, fill: 0x41)
+        let small = dir.file("small.txt", bytes: 3, fill: 0x41)
+        func head(_ arguments: [String]) async throws -> [String] {
+            let dry = try FerryProcess(["send", "--dry-run", "--url", "http://example.test/up"] + arguments, stateHome: dir.path)
+            #expect(try await dry.exitStatus() == 0)
+            return Array(dry.outputLines.prefix { !$0.isEmpty })
+        }
+        let fields = ["Upload-Draft-Interop-Version: 6", "Upload-Complete: ?1"]
+        let resumable = try await head([large])
+        #expect(Array(resumable.suffix(2)) == fields, "\(resumable)")
+        let whole = try await head([small])
+        #expect(!whole.contains(fields[0]), "\(whole)")
+        let off = try await head(["--no-resumable", large])
+        #expect(!off.contains(fields[0]), "\(off)")
+        let curl = try FerryProcess(["send", "--print-curl", "--url", "http://example.test/up", large], stateHome: dir.path)
         #expect(try await curl.exitStatus() == 0)
         #expect(curl.outputLines.first?.contains("-H 'Upload-Draft-Interop-Version: 6' -H 'Upload-Complete: ?1'") == true,
                 "\(curl.outputLines)")

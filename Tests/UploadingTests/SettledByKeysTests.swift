@@ -80,4 +80,27 @@ struct SettledByKeysTests {
             #expect(counts.values.allSatisfy { $0 == 1 }, "stored twice: \(counts.filter { $0.value > 1 })")
         }
     }
+
+    @Test("files over 64 KiB go as resumable uploads by default: one cut mid-body goes on from ferry serve's offset, stored once")
+    func resumedByDefault() async throws {
+        let dir = TemporaryDirectory()
+        let count = 12
+        let files = (0..<count).map { dir.file("big\($0).bin", bytes: 1_500_000) }
+        let plan = FaultPlan(dropRate: 0.5, seed: 5)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: plan)) { server in
+            let process = try FerryProcess(["send", "--json", "--retry", "10", "--url", server.baseURL + "/upload"] + files,
+                                           stateHome: dir.path("state"))
+            #expect(try await process.exitStatus(within: .seconds(120)) == 0, "\(process.errorText.suffix(500))")
+            let succeeded = process.jsonEvents.filter { $0["event"] as? String == "succeeded" }
+            #expect(succeeded.count == count)
+            let resumed = succeeded.filter { ($0["resumedAt"] as? [Any])?.isEmpty == false }
+            #expect(!resumed.isEmpty, "some cut upload went on from the server's offset: \(succeeded.prefix(2))")
+            let counts = Self.storedCounts(server)
+            #expect(counts.count == count && counts.values.allSatisfy { $0 == 1 }, "\(counts)")
+            for (index, path) in files.enumerated() {
+                let stored = dir.path("r") + "/big\(index).bin"
+                #expect(FileManager.default.contentsEqual(atPath: stored, andPath: path), "big\(index).bin stored byte for byte")
+            }
+        }
+    }
 }

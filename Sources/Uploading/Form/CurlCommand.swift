@@ -45,7 +45,7 @@ public struct CurlCommand: Sendable {
         if connection.followsRedirects { add("-L") }
         if connection.offersHTTP2 { add("--http2") }
         // curl sends the fields (and reads a 104 as any informational answer); it does not resume.
-        if connection.resumesUploads {
+        if spec.sendsResumably {
             for field in ResumableUploadFields.creationFields { add("-H", "\(field.name): \(field.value)") }
         }
         for part in FormBuilder().form(for: spec).parts {

@@ -44,7 +44,7 @@ public struct FormBuilder: Sendable {
     ///
     /// Checks, in order: the URL and method; the headers; the encoder's checks of every file
     /// (missing, directory, not regular, unreadable); then that no job file changed since it was
-    /// queued. A resumable request (`ConnectionOptions.resumesUploads`) carries the creation fields
+    /// queued. A resumable request (``UploadJobSpec/sendsResumably``) carries the creation fields
     /// of resumable uploads last (``ResumableUploadFields/creationFields``). The job's
     /// `Idempotency-Key` follows the user's headers, unless one of them is an `Idempotency-Key`.
     /// `ferry send --dry-run` prints exactly this message (without a key: no job exists yet).
@@ -84,7 +84,7 @@ public struct FormBuilder: Sendable {
             }
             var headers = try RequestHeaders.build(target: target, userHeaders: userHeaders,
                                                    contentType: body.contentType, contentLength: body.contentLength)
-            if spec.connection.resumesUploads { headers += ResumableUploadFields.creationFields }
+            if spec.sendsResumably { headers += ResumableUploadFields.creationFields }
             return RequestMessage(method: spec.method, target: target, headers: headers, body: body.requestBody)
         } catch {
             throw .requestInvalid(reason: .invalidHeader(error))
@@ -117,7 +117,10 @@ public struct FormBuilder: Sendable {
         idleTimeout: Duration,
         idempotencyKey: IdempotencyKey? = nil
     ) throws(UploadError) -> UploadRequest {
-        UploadRequest(message: try message(for: spec, idempotencyKey: idempotencyKey), jobID: jobID, attempt: attempt,
-                      connectTimeout: connectTimeout, idleTimeout: idleTimeout, connection: spec.connection)
+        // The transport sends it as a resumable upload exactly when the spec does.
+        var connection = spec.connection
+        connection.resumesUploads = spec.sendsResumably
+        return UploadRequest(message: try message(for: spec, idempotencyKey: idempotencyKey), jobID: jobID, attempt: attempt,
+                             connectTimeout: connectTimeout, idleTimeout: idleTimeout, connection: connection)
     }
 }

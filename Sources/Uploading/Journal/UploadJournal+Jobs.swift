@@ -93,6 +93,21 @@ extension UploadJournal {
         }
     }
 
+    /// Settles what ended runs left without taking over their jobs: their marks files are read
+    /// into the rows and removed (``absorbMarksOfEndedProcesses()``), so none lingers in the state
+    /// folder after a killed run — when no other process has the journal open (its marks file is
+    /// its own, and live); then this does nothing.
+    ///
+    /// - Throws: `UploadError.journalFailed(reason: .readFailed)` or `.writeFailed`.
+    public func absorbMarksOfEndedRuns() throws(UploadError) {
+        do {
+            try lock.exclusively { () throws(UploadError) in try absorbMarksOfEndedProcesses() }
+        } catch {
+            if case .journalFailed(reason: .inUse) = error { return }
+            throw error
+        }
+    }
+
     /// Reads the marks files of processes that had the journal open and ended (this one holds
     /// the lock exclusively, so no other has it open), writes what they say into the rows in one
     /// transaction, then removes them:

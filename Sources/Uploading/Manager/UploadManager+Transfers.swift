@@ -14,7 +14,7 @@ extension UploadManager {
         startProgressTick()
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
-        let resumption = spec.connection.resumesUploads ? machine.job(id)?.resumption : nil
+        let resumption = spec.sendsResumably ? machine.job(id)?.resumption : nil
         let idempotencyKey = machine.idempotencyKey(for: id, spec: spec)
         let begin: @Sendable () -> Void = { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
@@ -40,7 +40,7 @@ extension UploadManager {
                             journalWriter.writeNow(then: written)
                         }
                     }
-                } else if spec.connection.resumesUploads {
+                } else if spec.sendsResumably {
                     request = try formBuilder.resumableRequest(
                         for: spec, jobID: id, attempt: attempt, connectTimeout: configuration.connectTimeout,
                         idleTimeout: configuration.idleTimeout, checkpoint: resumption, idempotencyKey: idempotencyKey
@@ -101,7 +101,7 @@ extension UploadManager {
     /// `mountinfo` does not list, an extra file part (`-F name=@path`), and tus and resumable jobs
     /// start on `fileQueue`.
     func startsInRootQueueTurn(_ spec: UploadJobSpec) -> Bool {
-        guard transport.startsFromAnyThread, spec.tus == nil, !spec.connection.resumesUploads,
+        guard transport.startsFromAnyThread, spec.tus == nil, !spec.sendsResumably,
               spec.extraFileParts.isEmpty else { return false }
         return spec.files.allSatisfy { file in
             file.stamp?.identity.map { LocalFileSystems.contains(device: $0.device) } ?? false

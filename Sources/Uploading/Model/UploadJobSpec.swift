@@ -157,6 +157,13 @@ public struct UploadJobSpec: Sendable, Hashable, Codable {
         shared === other.shared
     }
 
+    /// Whether the job's requests go as resumable uploads: resumable uploads are on
+    /// (`ConnectionOptions/resumesUploads`), it is no tus job, and its files are over
+    /// ``ResumableUploadFields/smallestResumableBody``.
+    public var sendsResumably: Bool {
+        connection.resumesUploads && tus == nil && estimatedBytes > ResumableUploadFields.smallestResumableBody
+    }
+
     /// The sum of the sizes of the files the request sends — the queued files and the extra file
     /// parts (unknown sizes count as zero): an estimate of the body's length before it is prepared.
     public var estimatedBytes: Int64 {

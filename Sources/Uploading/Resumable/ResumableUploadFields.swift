@@ -17,6 +17,10 @@ public enum ResumableUploadFields {
     public static let resumptionSupportedStatus = 104
     /// The media type of an append's body.
     public static let appendContentType = "application/partial-upload"
+    /// The files' bytes a job must be over to go as a resumable upload by default: a smaller
+    /// body goes with its head in one write, and one whose answer is lost is settled by its
+    /// `Idempotency-Key` rather than by a `HEAD` (``UploadJobSpec/sendsResumably``).
+    public static let smallestResumableBody: Int64 = 64 * 1024
 
     /// The fields that make a request a resumable upload's creation: the interop version and
     /// `Upload-Complete: ?1` (the whole body follows).

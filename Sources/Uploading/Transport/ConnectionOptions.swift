@@ -34,8 +34,9 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
     /// trip), which caps a large body's throughput at that much per round trip, and because NIO's
     /// HTTP/2 costs Ferry more CPU per small file than HTTP/1.1 connections do (ARCHITECTURE.md).
     public var offersHTTP2: Bool
-    /// Whether a request is sent as a resumable upload (`--resumable`,
-    /// `draft-ietf-httpbis-resumable-upload`): where the server supports it, a connection lost
+    /// Whether a request is sent as a resumable upload (`draft-ietf-httpbis-resumable-upload`;
+    /// on unless `--no-resumable`, for jobs over ``ResumableUploadFields/smallestResumableBody``,
+    /// ``UploadJobSpec/sendsResumably``): where the server supports it, a connection lost
     /// mid-body goes on from the server's offset instead of failing (`ResumableUploadStateMachine`).
     public var resumesUploads: Bool
     /// Whether a form request carries the job's `Idempotency-Key` (``IdempotencyKey``; on unless
@@ -61,7 +62,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
         noProxy: [String] = [],
         followsRedirects: Bool = false,
         offersHTTP2: Bool = false,
-        resumesUploads: Bool = false,
+        resumesUploads: Bool = true,
         sendsIdempotencyKey: Bool = true,
         endpointHonoursIdempotencyKeys: Bool = false
     ) {
@@ -145,7 +146,7 @@ public struct ConnectionOptions: Sendable, Hashable, Codable {
             noProxy: try container.decodeIfPresent([String].self, forKey: .noProxy) ?? [],
             followsRedirects: try container.decodeIfPresent(Bool.self, forKey: .followsRedirects) ?? false,
             offersHTTP2: try container.decodeIfPresent(Bool.self, forKey: .offersHTTP2) ?? false,
-            resumesUploads: try container.decodeIfPresent(Bool.self, forKey: .resumesUploads) ?? false,
+            resumesUploads: try container.decodeIfPresent(Bool.self, forKey: .resumesUploads) ?? true,
             sendsIdempotencyKey: try container.decodeIfPresent(Bool.self, forKey: .sendsIdempotencyKey) ?? true,
             endpointHonoursIdempotencyKeys: try container.decodeIfPresent(Bool.self, forKey: .endpointHonoursIdempotencyKeys) ?? false
         )

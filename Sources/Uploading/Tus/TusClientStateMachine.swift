@@ -18,6 +18,7 @@ import Multipart
 /// 409/460 on a PATCH ─▶ locate; 404/410 on the upload URL ─▶ create a new one (once);
 /// 423 (locked by a request the server still holds) ─▶ the same request (a PATCH: locate) later;
 /// cancel ─▶ terminate (DELETE) when an upload URL is known ─▶ stop
+/// 507 on a PATCH ─▶ terminate (DELETE), where termination is offered ─▶ finish(the 507)
 /// ```
 ///
 /// The server's offset is the truth: an attempt that ends without an answer is followed by one
@@ -79,6 +80,9 @@ public struct TusClientStateMachine: Sendable {
     private var refusals = 0
     /// 423 answers in a row.
     private var lockedWaits = 0
+    /// The answer the attempt ends with once the `DELETE` after it is answered (a 507: the
+    /// server cannot store the upload, so nothing of it is left there).
+    private var endingAnswer: UploadResponse?
 
     /// Creates the machine for an attempt.
     ///
@@ -129,6 +133,7 @@ public struct TusClientStateMachine: Sendable {
         case .append: return appended(response, request: request)
         case .terminate:
             state = .ended
+            if let endingAnswer { return finish(endingAnswer) }
             return .stop
         }
     }
@@ -142,7 +147,9 @@ public struct TusClientStateMachine: Sendable {
     public mutating func failed(_ error: UploadError) -> Action {
         guard case let .awaiting(request) = state else { preconditionFailure("a failure without a request") }
         state = .ended
-        return request.purpose == .terminate ? .stop : .fail(error)
+        guard request.purpose == .terminate else { return .fail(error) }
+        if let endingAnswer { return finish(endingAnswer) }
+        return .stop
     }
 
     /// The attempt was aborted: the job was cancelled (`discardingUpload`), or stopped. The
@@ -223,6 +230,12 @@ public struct TusClientStateMachine: Sendable {
                 return fail(.chunksRefused(count: refusals, offset: offset, status: response.status))
             }
             return locate(uploadURL)
+        case 507:
+            // The server's storage is full: remove what it keeps of the upload, then end with its
+            // answer (the manager does not retry a 507).
+            guard let uploadURL, capabilities?.offers("termination") == true else { return finish(response) }
+            endingAnswer = response
+            return send(TusRequest(purpose: .terminate, target: uploadURL, headers: [Self.resumable], range: 0..<0))
         default:
             guard response.isSuccess else { return finish(response) }
         }

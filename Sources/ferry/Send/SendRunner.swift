@@ -109,6 +109,9 @@ struct SendRunner {
             if resume {
                 let left = try manager.restoreForSending().left
                 if !left.isEmpty { try report(left) }
+            } else {
+                // An earlier killed run's marks go into its rows now, not at some later --resume.
+                try journal?.absorbMarksOfEndedRuns()
             }
             if let template { try enqueue(files, bundle: bundle, template: template, into: manager) }
         } catch {

@@ -14,7 +14,9 @@ import Uploading
        .enabled(if: NginxServer.executable != nil, "nginx is not installed (scripts/test.sh installs nginx-light)"))
 struct RedirectTests {
     /// The locations every test's nginx has: relative and absolute redirects of each code, a
-    /// loop, and `/new`, passed on to the receiver at `RECEIVER`.
+    /// loop, and `/new`, passed on to the receiver at `RECEIVER` with `X-Forwarded-For`, as
+    /// production configurations do (which keeps the receiver from offering a resumable upload's
+    /// `104`, which nginx would take for the answer).
     private static let locations = """
         absolute_redirect off;
         location = /old307 { return 307 /new; }
@@ -25,7 +27,7 @@ struct RedirectTests {
         location = /moved303 { return 303 /new; }
         location = /loop { return 307 /loop; }
         location = /nowhere { return 307; }
-        location = /new { proxy_pass RECEIVER; }
+        location = /new { proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; proxy_pass RECEIVER; }
         """
 
     /// One megabyte that is not all one byte, so a body that restarted in the wrong place shows.
@@ -207,7 +209,10 @@ struct RedirectTests {
                                                   faults: FaultPlan(status: 307, delayMilliseconds: 1200))
         try await withRunningReceiver(configuration) { receiver in
             let nginx = try NginxServer(server: """
-                location = /old { proxy_pass \(receiver.baseURL)/upload; add_header Location /new always; }
+                location = /old {
+                    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                    proxy_pass \(receiver.baseURL)/upload; add_header Location /new always;
+                }
                 location = /new { return 200 'stored'; }
                 """)
             defer { nginx.stop() }

@@ -61,6 +61,31 @@ struct TusClientStateMachineTests {
         #expect(machine.offset == 10)
     }
 
+    @Test("a 507 to a PATCH removes the upload (DELETE) and ends with the 507; without termination, or if the DELETE fails, it ends all the same")
+    func fullServerDeletes() {
+        let full = Self.response(507, [("Content-Type", "text/plain")])
+        var machine = TusClientStateMachine(plan: Self.plan())
+        _ = machine.start()
+        _ = machine.answered(Self.options)
+        _ = machine.answered(Self.response(201, [("Location", "/files/abc")]))
+        let delete = Self.request(machine.answered(full))
+        #expect(delete?.method == "DELETE" && delete?.target == Self.upload && Self.header(delete, "Tus-Resumable") == "1.0.0")
+        #expect(machine.answered(Self.response(204)) == .finish(full))
+
+        var failing = TusClientStateMachine(plan: Self.plan())
+        _ = failing.start()
+        _ = failing.answered(Self.options)
+        _ = failing.answered(Self.response(201, [("Location", "/files/abc")]))
+        _ = failing.answered(full)
+        #expect(failing.failed(.transferFailed(reason: .connectionLost(message: "reset"))) == .finish(full))
+
+        var without = TusClientStateMachine(plan: Self.plan())
+        _ = without.start()
+        _ = without.answered(Self.response(204, [("Tus-Resumable", "1.0.0"), ("Tus-Version", "1.0.0"), ("Tus-Extension", "creation")]))
+        _ = without.answered(Self.response(201, [("Location", "/files/abc")]))
+        #expect(without.answered(full) == .finish(full), "no termination offered: nothing to ask")
+    }
+
     @Test("--no-checksum: no chunk carries a checksum, though the server offers them")
     func withoutChecksums() {
         var plan = Self.plan()
