@@ -161,8 +161,8 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
         case inUse(path: String, processID: Int32?)
     }
 
-    /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, 5xx
-    /// except 507: a full disk is not emptied by sending again).
+    /// Whether the error is retried automatically (connection errors, timeouts, 408, 429, a 409
+    /// with `Retry-After`, 5xx except 507: a full disk is not emptied by sending again).
     public var isRetryable: Bool {
         switch self {
         case let .transferFailed(reason):
@@ -182,8 +182,11 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             case let .incompleteAtServer(reason):
                 return UploadError.transferFailed(reason: reason).isRetryable
             }
-        case let .serverRejected(status, _, _):
-            return status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
+        case let .serverRejected(status, retryAfter, _):
+            // A 409 with Retry-After is a conflict that passes: a request with the same
+            // Idempotency-Key still being received (the draft's answer), say.
+            return status == 408 || status == 429 || (status == 409 && retryAfter != nil)
+                || ((500...599).contains(status) && status != 507)
         case .redirectRefused, .multipartFailed, .fileChangedSinceQueued, .requestInvalid, .journalFailed, .recorded, .tusFailed,
              .credentialsRefused:
             return false
@@ -253,7 +256,7 @@ public enum UploadError: Error, Sendable, Hashable, Codable, CustomStringConvert
             var text = "the server answered \(status)"
             if let retryAfter { text += " (Retry-After \(UploadError.format(retryAfter)))" }
             if let message { text += ": " + (message.hasSuffix(".") ? String(message.dropLast()) : message) }
-            if status == 408 || status == 429 || (500...599).contains(status) {
+            if isRetryable || (500...599).contains(status) {
                 return text + "; retrying may help"
             }
             return text + "; check the URL, headers and fields, then retry"

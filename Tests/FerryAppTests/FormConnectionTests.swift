@@ -27,7 +27,7 @@ struct FormConnectionTests {
         #expect(app.state.form.displayText(of: .verifiesCertificates) == "certificates verified")
         #expect(app.state.form.displayText(of: .followsRedirects) == "not followed")
         #expect(app.state.form.displayText(of: .offersHTTP2) == "HTTP/1.1 only")
-        #expect(app.state.form.displayText(of: .resumesUploads) == "a lost connection goes on where the server can (--resumable)",
+        #expect(app.state.form.displayText(of: .resumesUploads) == "files over 64 KiB: a cut upload goes on where the server can (--resumable)",
                 "on by default")
     }
 

@@ -126,4 +126,19 @@ struct IdempotencyKeyRetryTests {
         #expect(honoured.mayResendUnanswered(interrupted))
         #expect(!unknown.mayResendUnanswered(interrupted))
     }
+
+    @Test("a job that may have arrived is sent again by itself where its resumable upload's URL is known: the attempt asks first")
+    func askedByItsUploadURL() throws {
+        var job = Fixtures.job(3, state: .failed)
+        job.lastError = .transferFailed(reason: .interruptedAfterSending)
+        job.spec.files = [QueuedFile(path: "big.bin", size: 1_000_000, modificationTimeNanoseconds: 1)]
+        job.spec.connection.sendsIdempotencyKey = false
+        let machine = Self.machine()
+        #expect(!machine.mayResendUnanswered(job), "no key, no upload URL: nothing can ask")
+        job.resumption = try #require(ResumableCheckpoint(uploadURL: "http://example.test/upload-resumption/1",
+                                                          body: RequestBody(segments: [], contentType: "multipart/form-data; boundary=b")))
+        #expect(job.serverCanSayWhatArrived && machine.mayResendUnanswered(job))
+        job.spec.connection.resumesUploads = false
+        #expect(!job.serverCanSayWhatArrived, "--no-resumable: the upload's URL is not asked")
+    }
 }

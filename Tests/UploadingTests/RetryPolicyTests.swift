@@ -16,7 +16,7 @@ struct RetryPolicyTests {
         #expect(nearlyOne > .milliseconds(rawMilliseconds * 99 / 100))
     }
 
-    @Test("error classes: connection errors, timeouts, 408, 429 and 5xx but 507 are retried; the rest wait for the user")
+    @Test("error classes: connection errors, timeouts, 408, 429, a 409 with Retry-After and 5xx but 507 are retried; the rest wait for the user")
     func classes() {
         let retryable: [UploadError] = [
             .transferFailed(reason: .connectFailed(message: "refused")),
@@ -29,6 +29,7 @@ struct RetryPolicyTests {
             .serverRejected(status: 500, retryAfter: nil),
             .serverRejected(status: 503, retryAfter: .seconds(2)),
             .serverRejected(status: 599, retryAfter: nil),
+            .serverRejected(status: 409, retryAfter: .seconds(1)),
         ]
         let final: [UploadError] = [
             .transferFailed(reason: .tlsFailed(message: "untrusted")),
@@ -36,6 +37,7 @@ struct RetryPolicyTests {
             .serverRejected(status: 401, retryAfter: nil),
             .serverRejected(status: 404, retryAfter: nil),
             .serverRejected(status: 413, retryAfter: nil),
+            .serverRejected(status: 409, retryAfter: nil),
             .serverRejected(status: 507, retryAfter: nil, message: "disk full"),
             .serverRejected(status: 507, retryAfter: .seconds(1)),
             .serverRejected(status: 301, retryAfter: nil),

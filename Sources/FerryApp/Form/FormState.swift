@@ -77,7 +77,7 @@ public struct FormState: Hashable, Sendable {
         case .followsRedirects: settings.connection.followsRedirects ? "307 and 308 followed (-L)" : "not followed"
         case .offersHTTP2: settings.connection.offersHTTP2 ? "HTTP/2 when the server offers it (--http2)" : "HTTP/1.1 only"
         case .resumesUploads:
-            settings.connection.resumesUploads ? "a lost connection goes on where the server can (--resumable)" : "off"
+            settings.connection.resumesUploads ? "files over 64 KiB: a cut upload goes on where the server can (--resumable)" : "off"
         case .verifiesCertificates:
             settings.connection.verifiesCertificates ? "certificates verified" : "NOT verified (--insecure)"
         case .certificateAuthorityFile: settings.connection.certificateAuthorityFile ?? ""

@@ -301,10 +301,11 @@ extension AppState {
         return commands(afterFormChangeFrom: before)
     }
 
-    /// Retries the job under the cursor, asking first when it may have arrived.
+    /// Retries the job under the cursor, asking first when it may have arrived and the server
+    /// cannot say what it holds (``UploadJob/serverCanSayWhatArrived``: then the retry asks it).
     private mutating func retryCurrent() -> [AppCommand] {
         guard let job = queue.current else { return [] }
-        if job.mayHaveArrived {
+        if job.mayHaveArrived, !job.serverCanSayWhatArrived {
             confirmation = .resend(job.id, name: job.displayName)
             return []
         }
@@ -314,10 +315,10 @@ extension AppState {
     /// Retries the failed and cancelled jobs (those the filter shows, when one is set) but
     /// those that may have arrived.
     private mutating func retryFailedAndCancelled() -> [AppCommand] {
-        let skipped = queue.shownIDs { $0.job.mayHaveArrived }.count
+        let skipped = queue.shownIDs { $0.job.mayHaveArrived && !$0.job.serverCanSayWhatArrived }.count
         if skipped > 0 { notice = "\(skipped) upload(s) that may have arrived are left out: r on each sends it again" }
         let ids = queue.shownIDs { row in
-            (row.state == .failed || row.state == .cancelled) && !row.job.mayHaveArrived
+            (row.state == .failed || row.state == .cancelled) && (!row.job.mayHaveArrived || row.job.serverCanSayWhatArrived)
         }
         return retrying(ids, asQueued: queue.isFiltered ? ids.map { .retry($0) } : [.retryFailedAndCancelled])
     }

@@ -102,6 +102,9 @@ struct JobDetails: Widget {
         }
         if let response = job.response {
             lines.append(TextLine("Response: \(response.status)", style: response.isSuccess ? Theme.heading : Theme.error))
+            if response.answerWasLost == true {
+                lines.append(TextLine("· the answer was lost; the server said it holds the whole upload", style: Theme.dim))
+            }
             for offset in response.resumedAt ?? [] {
                 lines.append(TextLine("· " + Self.resumedText(offset, of: job.progress.totalBytes), style: Theme.dim))
             }

@@ -67,7 +67,7 @@ public final class HumanEventPrinter: @unchecked Sendable {
             }
         case let .succeeded(job):
             active[job.id] = nil
-            let status = job.response.map { "  HTTP \($0.status)" } ?? ""
+            let status = job.response.map { $0.answerWasLost == true ? "  (the server holds it; its answer was lost)" : "  HTTP \($0.status)" } ?? ""
             lines.append("done    \(name(job))  \(HumanFormat.bytes(job.spec.estimatedBytes))\(status)")
             if let link = job.response.flatMap({ ResponseLink.find(in: $0, at: responseField) }) { links.append(link) }
         case let .failed(job, reason):

@@ -145,7 +145,7 @@ public struct SendFileArguments: Sendable {
     /// The long and short names of `ferry send`'s options that take a value.
     public static let valuedOptions: (long: Set<String>, short: Set<Character>) = (
         long: ["cacert", "capath", "cert", "chunk-size", "concurrency", "field", "form-string", "key", "noproxy", "oauth2-bearer",
-               "presigned-post", "profile", "proxy", "response-field", "retry", "timeout", "url", "user"],
+               "presigned-post", "profile", "proxy", "response-field", "retry", "retry-delay", "timeout", "url", "user"],
         short: ["F", "H", "X", "u", "x"]
     )
 }

@@ -52,7 +52,8 @@ final class ResumableTransfer: MultiRequestTransfer {
         self.chunkSize = chunkSize
         self.bodyCompleting = bodyCompleting
         self.completion = completion
-        state = Mutex(State(machine: ResumableUploadStateMachine(message: request.message, resumingAt: request.resumableUploadURL)))
+        state = Mutex(State(machine: ResumableUploadStateMachine(
+            message: request.message, resumingAt: request.resumableUploadURL, earlierMayBeComplete: request.resumableUploadMayBeComplete)))
     }
 
     /// Sends the request. Called from the transport's caller; does not block.

@@ -15,6 +15,7 @@ extension UploadManager {
         let configuration = configuration
         let tusCheckpoint = spec.tus == nil ? nil : machine.job(id)?.tus
         let resumption = spec.sendsResumably ? machine.job(id)?.resumption : nil
+        let mayBeComplete = machine.job(id)?.lastError?.mayHaveArrived == true
         let idempotencyKey = machine.idempotencyKey(for: id, spec: spec)
         let begin: @Sendable () -> Void = { [formBuilder, transport, scheduler] in
             guard !task.isCancelled else { return }
@@ -43,7 +44,8 @@ extension UploadManager {
                 } else if spec.sendsResumably {
                     request = try formBuilder.resumableRequest(
                         for: spec, jobID: id, attempt: attempt, connectTimeout: configuration.connectTimeout,
-                        idleTimeout: configuration.idleTimeout, checkpoint: resumption, idempotencyKey: idempotencyKey
+                        idleTimeout: configuration.idleTimeout, checkpoint: resumption, idempotencyKey: idempotencyKey,
+                        earlierMayBeComplete: mayBeComplete
                     )
                     let body = request.message.body
                     request.resumableUploadNamed = { [weak self] url in

@@ -141,6 +141,13 @@ public struct UploadJob: Sendable, Hashable, Identifiable {
         state == .failed && lastError?.mayHaveArrived == true
     }
 
+    /// Whether the server can say what it holds of the job's body: it goes as a resumable upload
+    /// whose URL the server named, so sending it again asks the server first (`HEAD`) and sends
+    /// only what it does not hold — nothing, when it holds it all.
+    public var serverCanSayWhatArrived: Bool {
+        spec.sendsResumably && resumption != nil
+    }
+
     /// Replaces ``outcome`` with a changed copy (nil when everything in it is empty).
     private mutating func changeOutcome(_ body: (inout Outcome.Fields) -> Void) {
         var fields = outcome?.fields ?? Outcome.Fields()

@@ -20,6 +20,9 @@ public struct UploadResponse: Sendable, Hashable, Codable {
     /// The offsets a resumable request (`--resumable`) went on from, after lost connections or an
     /// earlier run's end, as the server confirmed them, in order; nil when it was not resumed.
     public var resumedAt: [Int64]?
+    /// `true` when this is not the request's answer, which was lost, but a resumable upload's
+    /// `HEAD` saying the server holds the whole upload: it arrived. Nil otherwise.
+    public var answerWasLost: Bool?
 
     /// Creates a response.
     ///

@@ -58,12 +58,14 @@ extension UploadQueueStateMachine {
     }
 
     /// Whether a job that may have arrived (an earlier run lost its answer) may be sent again
-    /// by itself: it carries a key its server honours.
+    /// by itself: it carries a key its server honours, or its resumable upload's URL is known, so
+    /// the attempt asks the server first (`HEAD`) and sends only what it does not hold — nothing
+    /// when it holds it all (`ResumableUploadStateMachine`).
     ///
     /// - Parameter job: The job, as restored.
     /// - Returns: `true` to send it again.
     public func mayResendUnanswered(_ job: UploadJob) -> Bool {
-        keyStanding(of: job) == .honoured
+        keyStanding(of: job) == .honoured || job.serverCanSayWhatArrived
     }
 
     /// Learns the server's verdict from an answer to one of `record`'s keyed requests.

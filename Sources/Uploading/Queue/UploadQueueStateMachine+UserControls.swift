@@ -108,7 +108,8 @@ extension UploadQueueStateMachine {
     }
 
     /// The user retried every failed and cancelled job — except those that may have arrived
-    /// (``UploadJob/mayHaveArrived``), which are retried one by one, knowingly.
+    /// (``UploadJob/mayHaveArrived``) where the server cannot say what it holds, which are
+    /// retried one by one, knowingly.
     ///
     /// - Parameter refreshedFiles: Re-captured files per job, as for `retry(_:refreshedFiles:)`.
     /// - Returns: The actions.

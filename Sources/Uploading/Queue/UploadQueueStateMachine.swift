@@ -90,14 +90,15 @@ public struct UploadQueueStateMachine: Sendable {
     }
 
     /// The jobs ``retryFailedAndCancelled(refreshedFiles:)`` retries: failed and cancelled
-    /// ones that cannot have arrived, in ID order.
+    /// ones that cannot have arrived or whose server can say what it holds
+    /// (``UploadJob/serverCanSayWhatArrived``), in ID order.
     ///
     /// - Returns: Their IDs.
     public func retriableTogether() -> [UploadJobID] {
         jobs.values.lazy
             .filter { record in
                 switch record.phase {
-                case .finished(.failed), .finished(.cancelled): !record.job.mayHaveArrived
+                case .finished(.failed), .finished(.cancelled): !record.job.mayHaveArrived || record.job.serverCanSayWhatArrived
                 default: false
                 }
             }

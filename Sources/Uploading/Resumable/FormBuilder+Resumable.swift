@@ -14,6 +14,8 @@ extension FormBuilder {
     ///   - idleTimeout: The idle timeout.
     ///   - checkpoint: The upload an earlier attempt began, if the server named one.
     ///   - idempotencyKey: The job's key, when its requests carry one.
+    ///   - earlierMayBeComplete: Whether the attempt that began the checkpoint's upload may have
+    ///     completed it ("may have arrived").
     /// - Returns: The request.
     /// - Throws: See `message(for:)`.
     public func resumableRequest(
@@ -23,7 +25,8 @@ extension FormBuilder {
         connectTimeout: Duration,
         idleTimeout: Duration,
         checkpoint: ResumableCheckpoint?,
-        idempotencyKey: IdempotencyKey? = nil
+        idempotencyKey: IdempotencyKey? = nil,
+        earlierMayBeComplete: Bool = false
     ) throws(UploadError) -> UploadRequest {
         var builder = self
         if let checkpoint, let boundary = try? Boundary(checkpoint.boundary) { builder.encoder.boundary = boundary }
@@ -31,6 +34,7 @@ extension FormBuilder {
                                           idleTimeout: idleTimeout, idempotencyKey: idempotencyKey)
         if let checkpoint, checkpoint.bodyFingerprint == ResumableCheckpoint.fingerprint(of: request.message.body) {
             request.resumableUploadURL = try? UploadTarget(checkpoint.uploadURL, assumingHTTP: false)
+            request.resumableUploadMayBeComplete = earlierMayBeComplete
         }
         return request
     }

@@ -17,14 +17,16 @@ import Multipart
 ///
 /// An upload an earlier run began with this very body (`resumingAt`, from the journal) is asked
 /// first: `HEAD`, then `PATCH` of the rest. When the server no longer has it, the request is sent
-/// whole as a new upload (the earlier one never completed, or the manager would not send the job
-/// again); when the server says it is complete, the answer was lost, and the attempt fails as
-/// "may have arrived".
+/// whole as a new upload — unless the earlier attempt may have completed it
+/// (`earlierMayBeComplete`: its whole body went out), when the server forgetting it proves
+/// nothing and the attempt fails as "may have arrived".
 ///
-/// What the server cannot vouch for is never resent: when the upload's URL no longer answers
-/// with an offset (404: the server finished and forgot it, or restarted), or says the upload is
-/// complete, the attempt fails with the connection's first failure, which the manager treats as
-/// it would without resumption ("may have arrived" when the whole body went out).
+/// A `HEAD` that says the upload is complete settles a lost answer: the upload arrived, and the
+/// attempt finishes with that `HEAD`'s answer marked ``UploadResponse/answerWasLost``. What the
+/// server cannot vouch for is never resent: when the upload's URL no longer answers with an
+/// offset (404: the server finished and forgot it, or restarted), the attempt fails with the
+/// connection's first failure, which the manager treats as it would without resumption ("may
+/// have arrived" when the whole body went out, unless its `Idempotency-Key` settles it).
 public struct ResumableUploadStateMachine: Sendable {
     /// What the request in flight is.
     public enum Step: Sendable, Equatable {
@@ -63,15 +65,19 @@ public struct ResumableUploadStateMachine: Sendable {
     private var resumptionsWithoutProgress = 0
     /// Whether the attempt began by asking an earlier run's upload (until it is answered).
     private var askingEarlierUpload = false
+    /// Whether the earlier attempt may have completed the upload (its whole body went out).
+    private let earlierMayBeComplete: Bool
 
     /// Creates the machine for one attempt of `message`.
     ///
     /// - Parameters:
     ///   - message: The request as it would go without resumption.
     ///   - resumingAt: An earlier run's upload of this very body, to go on with.
-    public init(message: RequestMessage, resumingAt: UploadTarget? = nil) {
+    ///   - earlierMayBeComplete: Whether that earlier attempt may have completed it.
+    public init(message: RequestMessage, resumingAt: UploadTarget? = nil, earlierMayBeComplete: Bool = false) {
         self.message = message
         uploadURL = resumingAt
+        self.earlierMayBeComplete = earlierMayBeComplete
     }
 
     /// The body's length: the bytes the upload holds once complete.
@@ -197,14 +203,19 @@ public struct ResumableUploadStateMachine: Sendable {
         switch (standing(in: response), earlierRun) {
         case let (.incomplete(offset), _):
             return append(from: offset)
-        case (.complete, true):
+        case (.complete, _):
+            var answer = response
+            answer.answerWasLost = true
+            if !resumedAt.isEmpty { answer.resumedAt = resumedAt }
+            return .finish(answer)
+        case (.unknown, true) where earlierMayBeComplete:
             return .fail(.transferFailed(reason: .unansweredAfterSending(
-                .connectionLost(message: "the server holds the whole upload already, but its answer to it was lost"))))
+                .connectionLost(message: "the server no longer knows the upload it may have completed"))))
         case (.unknown, true):
             uploadURL = nil
             step = .upload
             return .send(message)
-        case (.complete, false), (.unknown, false):
+        case (.unknown, false):
             return .fail(firstFailure ?? .transferFailed(reason: .connectionLost(message: "the upload could not be resumed")))
         }
     }

@@ -31,6 +31,10 @@ public struct UploadRequest: Sendable {
     /// A resumable request's upload an earlier run began (`--resumable`, `ResumableCheckpoint`),
     /// with this very body: the attempt asks it for its offset first and sends only the rest.
     public var resumableUploadURL: UploadTarget?
+    /// Whether the attempt that began ``resumableUploadURL`` may have completed it (its whole
+    /// body went out): a server that no longer knows it then proves nothing, and the body is not
+    /// sent whole again (`ResumableUploadStateMachine`).
+    public var resumableUploadMayBeComplete = false
     /// Receives the upload's URL when a server names one for a resumable request (`104`), from
     /// any thread; the manager keeps it in the job and its row.
     public var resumableUploadNamed: (@Sendable (String) -> Void)?

@@ -15,7 +15,7 @@ struct JobsRetry: AsyncParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Every failed job whose body certainly did not arrive.")
+    @Flag(name: .long, help: "Every failed job whose body certainly did not arrive, or whose server can say what it holds.")
     var failed = false
 
     @Flag(name: .long, help: "Write events as JSON Lines on standard output.")
@@ -32,7 +32,7 @@ struct JobsRetry: AsyncParsableCommand {
         let journal = try UploadJournal.openDefault(client: .send)
         var chosen = ids.map(\.id)
         if failed {
-            chosen += try journal.allJobs().filter { $0.state == .failed && !$0.mayHaveArrived }.map(\.id)
+            chosen += try journal.allJobs().filter { $0.state == .failed && (!$0.mayHaveArrived || $0.serverCanSayWhatArrived) }.map(\.id)
         }
         let requeued = try journal.requeueFailedJobs(chosen)
         try journal.close()

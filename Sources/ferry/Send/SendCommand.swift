@@ -32,6 +32,12 @@ struct Send: AsyncParsableCommand {
     @Option(name: .customLong("timeout"), help: "Seconds without progress before an upload is abandoned (idle timeout; default: 30).")
     var timeoutOption: Double?
 
+    @Option(name: .customLong("retry-delay"), help: """
+        Seconds to wait before each automatic retry, as curl's --retry-delay, instead of the doubling backoff \
+        (about 1 s, 2 s, 4 s … up to 60 s); a server's Retry-After still wins.
+        """)
+    var retryDelay: Double?
+
     @Flag(name: .customLong("bundle"), inversion: .prefixedNo,
           help: "Send all files in one request, one part per file under --field (--no-bundle: one each, whatever a profile says).")
     var bundleChoice: Bool?
@@ -136,6 +142,9 @@ struct Send: AsyncParsableCommand {
             throw ValidationError("-X '\(method)' is not an HTTP method")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let retryDelay, !(retryDelay >= 0 && retryDelay <= 3_600) {
+            throw ValidationError("--retry-delay must be 0 to 3600 seconds, got \(retryDelay)")
+        }
         guard !(dryRun && resume) else { throw ValidationError("--dry-run and --resume cannot be combined") }
         guard chunkSize == nil || tus else { throw ValidationError("--chunk-size applies to --tus uploads only") }
         guard !noChecksum || tus else { throw ValidationError("--no-checksum applies to --tus uploads only") }
@@ -181,6 +190,10 @@ struct Send: AsyncParsableCommand {
                 idleTimeout: .milliseconds(Int64(timeout * 1000))
             )
             configuration.retryPolicy.maximumRetries = formOptions.retry
+            if let retryDelay {
+                configuration.retryPolicy.baseDelay = .milliseconds(Int64(retryDelay * 1000))
+                configuration.retryPolicy.maximumDelay = configuration.retryPolicy.baseDelay
+            }
             // Only the events are printed: finished jobs need not keep their responses.
             configuration.keepsSucceededJobDetails = false
             var transport = HTTPTransport.Configuration()

@@ -40,6 +40,8 @@ struct SendEventRecord {
     var link: String?
     /// The offsets a resumable request (`--resumable`) went on from after lost connections.
     var resumedAt: [Int64]?
+    /// A succeeded job whose answer was lost, though the server said it holds the whole upload: true.
+    var answerLost: Bool?
     /// The summary of a run that ended early (a signal, the journal, standard output): true.
     var interrupted: Bool?
     /// The summary of a run that ended early: the jobs left unfinished for `--resume`.
@@ -125,6 +127,7 @@ struct SendEventRecord {
         attempt = job.attempts
         status = job.response?.status
         resumedAt = job.response?.resumedAt
+        answerLost = job.response?.answerWasLost
         error = job.lastError?.description
         if let tus = job.tus {
             uploadURL = tus.uploadURL
@@ -149,6 +152,7 @@ struct SendEventRecord {
     /// The record as one line of JSON, its members in alphabetical order.
     func jsonLine() -> String {
         var line = CompactJSONObject()
+        line.add("answerLost", json: answerLost.map { $0 ? "true" : "false" })
         line.add("attempt", attempt)
         line.add("bytes", bytes)
         line.add("cancelled", cancelled)

@@ -112,7 +112,7 @@ struct ResumableUploadStateMachineTests {
         #expect(error == Self.lost, "the first failure stands")
     }
 
-    @Test("nothing is resumed without a 104, when the upload's URL is gone or complete, or after a stop")
+    @Test("nothing is resumed without a 104, when the upload's URL is gone, or after a stop; a complete one arrived, its answer lost")
     func notResumed() throws {
         var silent = Machine(message: Self.message)
         _ = silent.start()
@@ -122,7 +122,18 @@ struct ResumableUploadStateMachineTests {
         }
         #expect(error == Self.lost)
 
-        for answer in [UploadResponse(status: 404), Self.offsetAnswer(1_000, complete: "?1"), Self.offsetAnswer(1_001),
+        var arrived = Machine(message: Self.message)
+        _ = arrived.start()
+        arrived.informational(status: 104, headers: Self.resumption)
+        _ = arrived.failed(Self.lost)
+        let complete = Self.offsetAnswer(1_000, complete: "?1")
+        guard case let .finish(settled) = arrived.answered(complete) else {
+            Issue.record("a complete upload was not settled as arrived")
+            return
+        }
+        #expect(settled.answerWasLost == true && settled.status == 204, "the HEAD's answer, marked: \(settled)")
+
+        for answer in [UploadResponse(status: 404), Self.offsetAnswer(1_001),
                        UploadResponse(status: 204, headers: [HeaderField(name: "Upload-Offset", value: "abc")])] {
             var machine = Machine(message: Self.message)
             _ = machine.start()
@@ -157,7 +168,7 @@ struct ResumableUploadStateMachineTests {
         #expect(Self.value("Upload-Draft-Interop-Version", in: delete) == "6" && delete.body.contentLength == 0)
     }
 
-    @Test("an earlier run's upload is asked first: PATCH of the rest from its offset; gone, the request goes whole; complete, it may have arrived")
+    @Test("an earlier run's upload is asked first: PATCH of the rest from its offset; gone, the request goes whole (unless that run may have completed it); complete, it arrived")
     func earlierRun() throws {
         let earlier = try UploadTarget("http://127.0.0.1:8080/resumable_upload/7-7")
         var going = Machine(message: Self.message, resumingAt: earlier)
@@ -183,11 +194,21 @@ struct ResumableUploadStateMachineTests {
 
         var complete = Machine(message: Self.message, resumingAt: earlier)
         _ = complete.start()
-        guard case let .fail(error) = complete.answered(Self.offsetAnswer(1_000, complete: "?1")) else {
+        guard case let .finish(settled) = complete.answered(Self.offsetAnswer(1_000, complete: "?1")) else {
             Issue.record("a complete upload was sent again")
             return
         }
-        #expect(error.mayHaveArrived, "\(error)")
+        #expect(settled.answerWasLost == true)
+
+        for gone in [UploadResponse(status: 404), UploadResponse(status: 204)] {
+            var forgotten = Machine(message: Self.message, resumingAt: earlier, earlierMayBeComplete: true)
+            _ = forgotten.start()
+            guard case let .fail(error) = forgotten.answered(gone) else {
+                Issue.record("an upload that may have completed was sent whole again (\(gone.status))")
+                continue
+            }
+            #expect(error.mayHaveArrived, "\(error)")
+        }
 
         var unreachable = Machine(message: Self.message, resumingAt: earlier)
         _ = unreachable.start()

@@ -6,10 +6,11 @@ import Testing
 @testable import Uploading
 
 /// `ferry send` (the built binary, as an ordinary user) against `ferry serve`, which honours
-/// `Idempotency-Key`: what a flaky server and a killed client leave is settled by the keys, not
-/// handed to the user as "may have arrived".
-@Suite("Settled by Idempotency-Key (the built binary)", .serialized, .timeLimit(.minutes(6)))
-struct SettledByKeysTests {
+/// `Idempotency-Key` and speaks resumable uploads: what a flaky server and a killed client leave
+/// is settled by the server's word — a key's replay, a resumable upload's offset — not handed to
+/// the user as "may have arrived".
+@Suite("Settled by the server's word (the built binary)", .serialized, .timeLimit(.minutes(6)))
+struct SettledUploadsTests {
     /// How many uploads of each file the server stored, by file name.
     static func storedCounts(_ server: ReceiverServer) -> [String: Int] {
         var counts: [String: Int] = [:]
@@ -19,17 +20,18 @@ struct SettledByKeysTests {
         return counts
     }
 
-    @Test("chaos: 300 files, a fifth of the connections cut mid-body and a fifth answered 500: every file stored once, exit 0")
+    @Test("chaos: 300 files, a fifth of the connections cut mid-body and a fifth answered 500: every file stored once, exit 0, and none waits long")
     func chaos() async throws {
         let dir = TemporaryDirectory()
         let count = 300
         let files = (0..<count).map { dir.file("c\($0).bin", bytes: 50_000) }
         let plan = FaultPlan(failRate: 0.2, dropRate: 0.2)
         try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: plan)) { server in
-            // --retry 10: with these rates a file fails an attempt in 36 % of them, so 3 retries
-            // (the default) leave 1.7 % of files failed by the faults alone (0.36⁴); 10 leave none.
-            let process = try FerryProcess(["send", "--json", "--retry", "10", "--url", server.baseURL + "/upload"] + files,
-                                           stateHome: dir.path("state"))
+            // --retry 20: with these rates a file fails an attempt in 36 % of them, so 3 retries
+            // (the default) leave 1.7 % of files failed by the faults alone (0.36⁴); 20 leave one
+            // in a million runs (300 × 0.36²¹). --retry-delay keeps the tail of a long streak short.
+            let process = try FerryProcess(["send", "--json", "--retry", "20", "--retry-delay", "0.2",
+                                            "--url", server.baseURL + "/upload"] + files, stateHome: dir.path("state"))
             let status = try await process.exitStatus(within: .seconds(300))
             let events = process.jsonEvents
             let failed = events.filter { $0["event"] as? String == "failed" }
@@ -40,6 +42,8 @@ struct SettledByKeysTests {
             #expect(counts.values.allSatisfy { $0 == 1 }, "stored twice: \(counts.filter { $0.value > 1 })")
             let summary = try #require(events.last)
             #expect(summary["event"] as? String == "summary" && summary["succeeded"] as? Int == count, "\(summary)")
+            let waits = events.filter { $0["event"] as? String == "retrying" }.compactMap { $0["retryIn"] as? Double }
+            #expect(!waits.isEmpty && waits.allSatisfy { $0 <= 0.2 }, "--retry-delay 0.2 bounds every wait: \(waits.max() ?? -1)")
         }
     }
 
@@ -101,6 +105,29 @@ struct SettledByKeysTests {
                 let stored = dir.path("r") + "/big\(index).bin"
                 #expect(FileManager.default.contentsEqual(atPath: stored, andPath: path), "big\(index).bin stored byte for byte")
             }
+        }
+    }
+
+    @Test("killed after large bodies went out, before their answers: --resume asks each upload's URL, which holds it all; nothing is sent again")
+    func answerLostSettledByHead() async throws {
+        let dir = TemporaryDirectory()
+        let files = (0..<3).map { dir.file("held\($0).bin", bytes: 300_000) }
+        let state = dir.path("state")
+        // Answers held back 30 s: the bodies are stored, their answers not yet sent.
+        let plan = FaultPlan(delayMilliseconds: 30_000)
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("r"), faults: plan)) { server in
+            let killed = try FerryProcess(["send", "--json", "--no-idempotency-key", "--url", server.baseURL + "/upload"] + files,
+                                          stateHome: state)
+            #expect(try await killed.wait(upTo: .seconds(30)) { _ in server.receivedUploads.count == 3 })
+            killed.signal(SIGKILL)
+            _ = try await killed.exitStatus(within: .seconds(10))
+            let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+            #expect(try await resumed.exitStatus(within: .seconds(60)) == 0, "\(resumed.errorText.suffix(500))")
+            let succeeded = resumed.jsonEvents.filter { $0["event"] as? String == "succeeded" }
+            #expect(succeeded.count == 3, "\(resumed.outputLines.suffix(5))")
+            #expect(succeeded.allSatisfy { $0["answerLost"] as? Bool == true }, "\(succeeded)")
+            #expect(server.receivedUploads.count == 3, "nothing was sent again")
+            #expect(try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs().isEmpty)
         }
     }
 }
