@@ -151,7 +151,7 @@ public final class ReceiverServer: Sendable {
                     // curl waits a second before sending any body over 1 MiB. Never to a request
                     // without the token, nor to one whose head RequestFraming refuses: they are
                     // answered unread.
-                    let admitted = accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true
+                    let admitted = (accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true)
                         && RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil
                     // A resumable upload (the IETF draft) is told its URL first, in a 104; its
                     // handler takes the assignment by the connection (one request at a time).

@@ -108,7 +108,10 @@ struct SpawnedBinaryTests {
 
     @Test("kill -9 mid-upload leaves no cut file under its name; the next start removes the staged rest")
     func killedMidUpload() async throws {
-        let first = try await SpawnedReceiver.start()
+        // A body timeout longer than any stall of a loaded test run: the half-sent body waits,
+        // staged, for the kill (with the default 60 s, a run that kept this test from looking for
+        // 60 s found the receiver had given up on it and removed its staged file).
+        let first = try await SpawnedReceiver.start(["--body-timeout", "600"])
         let uploads = try #require(first.uploads)
         let staging = uploads.path + "/.ferry-partial"
         let stagedFiles = { ((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).filter { $0.hasSuffix(".part") } }
@@ -118,7 +121,7 @@ struct SpawnedBinaryTests {
             port: port, sending: Array(RawMultipart.head(length: body.count).utf8) + body.prefix(300_000))
         defer { connection.close() }
         // Until the first 256 KiB are on disk (written in 256 KiB steps).
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             let sizes = stagedFiles().compactMap { try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.size] as? NSNumber }
             if sizes.contains(where: { $0.intValue > 0 }) { break }
