@@ -45,7 +45,8 @@ struct TusWire: Sendable {
         let connection = try await RawHTTPConnection.connect(
             port: port, sending: request(method, path, headers: headers, body: body, contentLength: contentLength, resumable: resumable))
         defer { connection.close() }
-        guard let response = try await connection.readResponse() else { return Reply(status: 0, headers: [:], body: "") }
+        // A minute for the answer: a loaded run may keep the receiver from answering for a while.
+        guard let response = try await connection.readResponse(timeout: 60) else { return Reply(status: 0, headers: [:], body: "") }
         return Self.reply(response)
     }
 
