@@ -151,15 +151,17 @@ public final class ReceiverServer: Sendable {
                     // curl waits a second before sending any body over 1 MiB. Never to a request
                     // without the token, nor to one whose head RequestFraming refuses: they are
                     // answered unread.
-                    let admitted = (accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true)
-                        && RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil
                     // A resumable upload (the IETF draft) is told its URL first, in a 104; its
                     // handler takes the assignment by the connection (one request at a time).
-                    if admitted, handler.offersResumption(request.head) {
-                        try await responseWriter.writeInformationalHead(handler.beginResumption(request.head, on: channel))
-                    }
-                    if admitted, handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head) {
-                        try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue))
+                    let resumable = handler.offersResumption(request.head)
+                    let continues = handler.shouldSendContinue(request.head) || tus.shouldSendContinue(request.head)
+                    if resumable || continues,
+                       accessCheck?.allows(authorization: request.head.headerFields[.authorization]) ?? true,
+                       RequestFraming.refusal(for: request.head.headerFields, maxBodySize: maxBodySize) == nil {
+                        if resumable {
+                            try await responseWriter.writeInformationalHead(handler.beginResumption(request.head, on: channel))
+                        }
+                        if continues { try await responseWriter.writeInformationalHead(HTTPResponse(status: .continue)) }
                     }
                     try await responder(request, responseWriter, channel)
                 }, configuration: HTTP1Channel.Configuration(

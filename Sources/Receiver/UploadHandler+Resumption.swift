@@ -30,8 +30,7 @@ extension UploadHandler {
               head.headerFields[.uploadComplete] == "?1",
               head.headerFields[.contentLength].flatMap({ Int64($0) }) != nil
         else { return false }
-        let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        return Self.isUploadPath(path) && boundary(of: head.headerFields) != nil
+        return Self.isUploadPath(Self.path(of: head)) && boundary(of: head.headerFields) != nil
     }
 
     /// Registers a resumable upload for a request that offers it, assigned to its connection

@@ -188,8 +188,12 @@ struct UploadHandler: Sendable {
         guard head.method == .post, let expect = head.headerFields[.expect],
             expect.lowercased() == "100-continue", !faults.plan.stall, slots.hasRoom
         else { return false }
-        let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        return Self.isUploadPath(path) && boundary(of: head.headerFields) != nil
+        return Self.isUploadPath(Self.path(of: head)) && boundary(of: head.headerFields) != nil
+    }
+
+    /// A request's path without its query.
+    static func path(of head: HTTPRequest) -> String {
+        (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
     }
 
     /// Whether `path` is one of the upload routes.

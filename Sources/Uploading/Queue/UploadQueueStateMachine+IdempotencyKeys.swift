@@ -40,15 +40,20 @@ extension UploadQueueStateMachine {
     ///   - spec: Its spec.
     /// - Returns: The key, or nil.
     public func idempotencyKey(for id: UploadJobID, spec: UploadJobSpec) -> IdempotencyKey? {
-        guard let idempotencyKeyPrefix, spec.tus == nil, spec.connection.sendsIdempotencyKey,
-              !spec.headers.contains(where: { HTTPToken.namesEqual($0.name, IdempotencyKeyHeader.name) })
-        else { return nil }
+        guard let idempotencyKeyPrefix, carriesIdempotencyKey(spec) else { return nil }
         return IdempotencyKey(prefix: idempotencyKeyPrefix, job: id)
+    }
+
+    /// Whether a spec's requests carry a key of Ferry's (``idempotencyKey(for:spec:)`` without
+    /// making its text).
+    func carriesIdempotencyKey(_ spec: UploadJobSpec) -> Bool {
+        idempotencyKeyPrefix != nil && spec.tus == nil && spec.connection.sendsIdempotencyKey
+            && !spec.headers.contains(where: { HTTPToken.namesEqual($0.name, IdempotencyKeyHeader.name) })
     }
 
     /// What is known about `job`'s key and its server.
     func keyStanding(of job: UploadJob) -> KeyStanding {
-        guard idempotencyKey(for: job.id, spec: job.spec) != nil else { return .notKeyed }
+        guard carriesIdempotencyKey(job.spec) else { return .notKeyed }
         if job.spec.connection.endpointHonoursIdempotencyKeys { return .honoured }
         switch keyVerdicts[job.spec.url] {
         case true?: return .honoured
@@ -68,15 +73,18 @@ extension UploadQueueStateMachine {
         keyStanding(of: job) == .honoured || job.serverCanSayWhatArrived
     }
 
-    /// Learns the server's verdict from an answer to one of `record`'s keyed requests.
+    /// Learns the server's verdict from an answer to one of `record`'s keyed requests. Every
+    /// answer passes here: once a URL honours keys nothing more is looked at, and a key's text
+    /// is made only for an answer that names one.
     mutating func learnKeyVerdict(from response: UploadResponse, of record: JobRecord, _ actions: inout [Action]) {
-        guard let key = idempotencyKey(for: record.id, spec: record.job.spec) else { return }
         let url = record.job.spec.url
-        if key.isEchoed(in: response.headers) {
-            guard keyVerdicts[url] != true else { return }
+        let known = keyVerdicts[url]
+        guard known != true, carriesIdempotencyKey(record.job.spec) else { return }
+        if response.value(forHeader: IdempotencyKeyHeader.name) != nil,
+           idempotencyKey(for: record.id, spec: record.job.spec)?.isEchoed(in: response.headers) == true {
             keyVerdicts[url] = true
             actions.append(.persist(.urlHonoursIdempotencyKeys(url)))
-        } else if response.isSuccess, keyVerdicts[url] == nil {
+        } else if response.isSuccess, known == nil {
             keyVerdicts[url] = false
         }
     }
