@@ -141,4 +141,24 @@ struct IdempotencyKeyRetryTests {
         job.spec.connection.resumesUploads = false
         #expect(!job.serverCanSayWhatArrived, "--no-resumable: the upload's URL is not asked")
     }
+
+    @Test("stopped after the whole body went out: waits for the next run where the server can settle it, fails 'may have arrived' elsewhere")
+    func stoppedBeforeTheAnswer() {
+        var honoured = Self.machine(honoured: [Self.url])
+        _ = honoured.enqueue([Fixtures.job(1)])
+        _ = honoured.transportSentWholeBody(UploadJobID(1), attempt: 1)
+        let kept = ActionDescription.describe(honoured.stop())
+        #expect(kept.contains("queued 1") && !kept.contains("failed 1 transfer"))
+        let waiting = honoured.job(UploadJobID(1))
+        #expect(waiting?.state == .queued)
+        #expect(waiting?.lastError == .transferFailed(reason: .stoppedAfterSending),
+                "the next attempt knows the last one may have completed")
+        #expect(waiting?.attemptHistory.last?.outcome == .interrupted)
+
+        var unknown = Self.machine()
+        _ = unknown.enqueue([Fixtures.job(1)])
+        _ = unknown.transportSentWholeBody(UploadJobID(1), attempt: 1)
+        #expect(ActionDescription.describe(unknown.stop()).contains("failed 1 transfer"))
+        #expect(unknown.job(UploadJobID(1))?.mayHaveArrived == true)
+    }
 }

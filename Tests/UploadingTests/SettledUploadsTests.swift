@@ -116,4 +116,25 @@ struct SettledUploadsTests {
         #expect(try server.savedNames() == names, "nothing was sent again")
         #expect(try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs().isEmpty)
     }
+
+    @Test("Ctrl-C after bodies went out, before their answers: where the server can settle them they wait for --resume, not 'may have arrived'",
+          arguments: [(["--idempotent"], 2_000), (["--no-idempotency-key"], 300_000)])
+    func interruptedBeforeAnswers(options: [String], bytes: Int) async throws {
+        let dir = TemporaryDirectory()
+        let (paths, names) = Self.files("int", count: 3, bytes: bytes, in: dir)
+        let state = dir.path("state")
+        let server = try await SpawnedReceiver.start(["--delay", "30000"])
+        defer { server.terminate() }
+        let stopped = try FerryProcess(["send", "--json"] + options + ["--url", server.uploadURL] + paths, stateHome: state)
+        #expect(try await stopped.wait(upTo: .seconds(30)) { _ in ((try? server.savedNames()) ?? []) == names })
+        stopped.signal(SIGINT)
+        #expect(try await stopped.exitStatus(within: .seconds(10)) == 130)
+        #expect(!stopped.jsonEvents.contains { $0["event"] as? String == "failed" }, "\(stopped.outputLines.suffix(4))")
+        let kept = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
+        #expect(kept.count == 3 && kept.allSatisfy { $0.state == .queued && !$0.mayHaveArrived })
+        let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
+        #expect(try await resumed.exitStatus(within: .seconds(60)) == 0, "\(resumed.errorText.suffix(500))")
+        #expect(resumed.jsonEvents.filter { $0["event"] as? String == "succeeded" }.count == 3, "\(resumed.outputLines.suffix(5))")
+        #expect(try server.savedNames() == names, "each stored once")
+    }
 }

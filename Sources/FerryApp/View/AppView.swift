@@ -73,8 +73,8 @@ public enum AppView {
         case let .quit(inFlight, waiting) where inFlight > 0:
             let rest = waiting > 0 ? " \(waiting) more waiting to start stay queued for the next start." : ""
             return Dialog(title: "Quit?", message: "\(inFlight) upload(s) are being sent.\(rest) "
-                          + "Let them finish first, or stop them now (a stopped one goes again next time, "
-                          + "or waits for you if the server may already have it)?",
+                          + "Let them finish first, or stop them now (a stopped one goes again next time; one whose "
+                          + "whole file went out waits for you, unless its server can say whether it arrived)?",
                           buttons: buttons(for: confirmation), maxWidth: 60)
         case let .quit(_, waiting):
             return Dialog(title: "Quit?", message: "\(waiting) upload(s) wait to start. Quit? They are kept "

@@ -160,7 +160,9 @@ extension UploadQueueStateMachine {
     /// still count in `attempts` and are recorded as interrupted — except that a job whose
     /// whole body may have been sent (``transportSentWholeBody(_:attempt:)``) and which has no answer yet fails
     /// with `stoppedAfterSending`: the server may have stored it, so it is not sent again unless
-    /// the user retries it.
+    /// the user retries it — or, when the server can settle it (``mayResendUnanswered(_:)``: it
+    /// honours the job's key, or knows its resumable upload), waits with that error, so the next
+    /// run sends it again by itself and learns from the server whether it arrived.
     ///
     /// - Returns: The actions.
     public mutating func stop() -> [Action] {
@@ -184,6 +186,13 @@ extension UploadQueueStateMachine {
                     let error = UploadError.transferFailed(reason: .stoppedAfterSending)
                     record.job.lastError = error
                     endAttempt(&record, flight, .interrupted, error: error.description)
+                    if mayResendUnanswered(record.job) {
+                        enterWaiting(&record)
+                        jobs[id] = record
+                        actions.append(.persist(.update(record.job, includingSpec: false)))
+                        actions.append(.emit(.queued(record.job)))
+                        continue
+                    }
                     enter(.finished(.failed), &record)
                     jobs[id] = record
                     actions.append(.persist(.update(record.job, includingSpec: false)))
