@@ -183,18 +183,19 @@ struct InterfaceEndToEndTests {
         try tmux.send("s", literally: true)
         try await tmux.waitFor("ferry to exit") { $0.contains("FERRY-EXITED") }
         #expect(try !tmux.isAlternateScreen())
-        // The receiver had the three files (it holds its answers back 30 s): stopped after
-        // sending them, they come back as "may have arrived", offered for review, not re-sent;
-        // `r` on one asks the server at its resumable upload's URL (each is over 64 KiB), which
-        // holds the whole file: done, without a question and without sending it again.
+        // The receiver had the three files (it holds its answers back 30 s). Stopped after
+        // sending them, they may have arrived, but each has a resumable upload's URL (each is over
+        // 64 KiB), so the server can say: they come back waiting, not as failures to review, and
+        // `p` sends them by asking the server first, which holds every whole file: done, without
+        // a question and without sending any again.
         try tmux.run("'\(binary)' '\(sources.root.path)'")
-        let screen = try await tmux.waitFor("the restored jobs") { screen in
-            screen.contains("Earlier failures") && ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
+        try tmux.send("3", literally: true)
+        try await tmux.waitFor("the restored jobs, held") { screen in
+            screen.contains("held (p)") && !screen.contains("Earlier failures")
+                && ["one.txt", "two.bin", "three 三.txt"].allSatisfy { screen.contains($0) }
         }
-        #expect(screen.contains("Queue"))
-        try tmux.send("Enter")
-        try tmux.send("r", literally: true)
-        try await tmux.waitFor("the job settled by the server's word") { $0.contains("done 1") && !$0.contains("Send again?") }
+        try tmux.send("p", literally: true)
+        try await tmux.waitFor("the jobs settled by the server's word") { $0.contains("done 3") && !$0.contains("Send again?") }
         try tmux.send("C-c")
         #expect(receiver.uploadCount == 3, "each file arrived once")
     }
@@ -242,14 +243,15 @@ struct InterfaceEndToEndTests {
         #expect(try tmux.capture().contains("FERRY-EXITED \(128 + signal)"), "ferry did not end by signal \(signal)")
         // The in-flight jobs were stopped and written back before the process ended, not left as
         // the `uploading` rows a process killed mid-write leaves. Their bodies had gone out (the
-        // receiver stored them and holds its answer back), so they may have arrived: failed as
-        // such, not queued to be sent again by the next start.
+        // receiver stored them and holds its answer back), so they may have arrived; each has a
+        // resumable upload's URL, so the server can say whether it did: queued for the next
+        // start, which asks it first, with the reason kept.
         let journal = try UploadJournal(path: tmux.scratch.path + "/state/ferry/journal.sqlite")
         let jobs = try journal.allJobs()
         #expect(jobs.count == 3)
-        #expect(jobs.allSatisfy { $0.state == .failed }, "journal states: \(jobs.map(\.state))")
-        let mayHaveArrived = UploadError.transferFailed(reason: .stoppedAfterSending).description
-        #expect(jobs.allSatisfy { $0.lastError?.description == mayHaveArrived }, "\(jobs.map(\.lastError))")
+        #expect(jobs.allSatisfy { $0.state == .queued }, "journal states: \(jobs.map(\.state))")
+        let stoppedAfterSending = UploadError.transferFailed(reason: .stoppedAfterSending).description
+        #expect(jobs.allSatisfy { $0.lastError?.description == stoppedAfterSending }, "\(jobs.map(\.lastError))")
         #expect(jobs.allSatisfy { $0.attempts == 1 })
         #expect(jobs.allSatisfy { $0.attemptHistory.map(\.outcome) == [.interrupted] },
                 "history: \(jobs.map(\.attemptHistory))")
