@@ -11,11 +11,11 @@ import PackageDescription
 /// only platform, so no `platforms:` entry claims another one and the manifest refuses to load
 /// elsewhere.
 ///
-/// Layering (see ARCHITECTURE.md): `Multipart` (pure encoder) ← `Uploading` (Dispatch queue manager,
-/// journal, the `UploadTransport` protocol; no NIO) ← `HTTPUploadTransport` (the HTTP client on
-/// SwiftNIO) and `FerryApp` (pure app model) ← `ferry` (wiring: it hands the transport to the
-/// manager). `TerminalUI` is pure; `NcursesBackend` is the only code touching the terminal;
-/// `Receiver` is `ferry serve`.
+/// Layering (see ARCHITECTURE.md): `FileSystem` (the POSIX file layer) ← `Multipart` (pure
+/// encoder) ← `Uploading` (Dispatch queue manager, journal, the `UploadTransport` protocol; no NIO)
+/// ← `HTTPUploadTransport` (the HTTP client on SwiftNIO) and `FerryApp` (pure app model) ← `ferry`
+/// (wiring: it hands the transport to the manager). `TerminalUI` is pure; `NcursesBackend` is the
+/// only code touching the terminal; `Receiver` is `ferry serve` (on `FileSystem`).
 let package = Package(
     name: "Ferry",
     products: [
@@ -49,8 +49,11 @@ let package = Package(
         // What Ferry ships besides its code: the MIME table (compiled in) and where the demo's
         // sample files are. Not SwiftPM resources: their accessor needs Foundation's `Bundle`.
         .target(name: "FerryResources", path: "Resources", exclude: ["samples"]),
+        // The POSIX file layer: names as lossless strings, stamps of what a file was, whole-file
+        // reads, path strings, errno text. No terminal, no network.
+        .target(name: "FileSystem"),
         // RFC 7578 multipart/form-data as a stream of chunks. No terminal, no network.
-        .target(name: "Multipart", dependencies: ["FerryResources"]),
+        .target(name: "Multipart", dependencies: ["FileSystem", "FerryResources"]),
         // TOML 1.0.0 read into an ordered document, and written back. No dependencies, no Foundation.
         .target(name: "TOML"),
         // The upload queue, its state machine, the journal, request building and the
@@ -58,12 +61,15 @@ let package = Package(
         .target(
             name: "Uploading",
             dependencies: [
+                "FileSystem",
                 "Multipart",
                 "SQLiteDatabase",
-                // Endpoint profiles (`profiles.toml`).
-                "TOML",
             ]
         ),
+        // What the command line and the interface read from files and documents: endpoint profiles
+        // (`profiles.toml`), header files (`-H @FILE`), presigned POST documents, and the
+        // planning of `ferry send`'s jobs from its arguments.
+        .target(name: "FerryConfig", dependencies: ["Uploading", "FileSystem", "Multipart", "TOML"]),
         // SQLite's C API (the system's libsqlite3).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The journal's SQLite layer: a connection, prepared statements, transactions, errors
@@ -75,6 +81,7 @@ let package = Package(
             name: "HTTPUploadTransport",
             dependencies: [
                 "Uploading",
+                "FileSystem",
                 "Multipart",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -90,6 +97,7 @@ let package = Package(
         .target(
             name: "Receiver",
             dependencies: [
+                "FileSystem",
                 "Multipart",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -101,8 +109,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Text for people: display widths, escaping, truncation, byte counts, sizes, speeds,
+        // durations and dates. Shared by the interface and the headless commands.
+        .target(name: "TextFormat"),
         // Pure terminal UI: cells, buffers, diff, widgets. No ncurses.
-        .target(name: "TerminalUI"),
+        .target(name: "TerminalUI", dependencies: ["TextFormat"]),
         // The ncurses C library, wide-character API, behind `cncurses_*` shims.
         .systemLibrary(name: "CNcursesw"),
         // The only module that talks to the terminal.
@@ -110,23 +121,29 @@ let package = Package(
         // The interface's model: update(state, message) -> commands, view(state) -> buffer.
         .target(
             name: "FerryApp",
-            dependencies: ["TerminalUI", "Uploading", "Multipart"]
+            dependencies: ["TerminalUI", "TextFormat", "Uploading", "FileSystem", "Multipart"]
         ),
         // The interface's runtime, where it can be tested: the loop (on a terminal protocol,
         // commands on a worker queue), folder reads and watches, the start-up policy.
-        .target(name: "FerryRuntime", dependencies: ["FerryApp", "TerminalUI", "Uploading", "Multipart"]),
+        .target(
+            name: "FerryRuntime",
+            dependencies: ["FerryApp", "FerryConfig", "TerminalUI", "TextFormat", "Uploading", "FileSystem", "Multipart"]
+        ),
         // The headless commands' side (`ferry send`, `ferry jobs`): FILE arguments, the event
         // printer, termination, the standard streams. Never imports the interface's model.
-        .target(name: "FerryHeadless", dependencies: ["TerminalUI", "Uploading", "Multipart"]),
+        .target(name: "FerryHeadless", dependencies: ["TextFormat", "Uploading", "FileSystem", "Multipart"]),
         // The executable: wiring only.
         .executableTarget(
             name: "ferry",
             dependencies: [
+                "FileSystem",
                 "Multipart",
                 "Uploading",
+                "FerryConfig",
                 "HTTPUploadTransport",
                 "Receiver",
                 "TerminalUI",
+                "TextFormat",
                 "FerryApp",
                 "FerryRuntime",
                 "FerryHeadless",
@@ -136,16 +153,19 @@ let package = Package(
             ]
         ),
         .target(
-            name: "TestSupport", dependencies: ["TerminalUI", "Uploading", "Multipart", "FerryRuntime", "FerryHeadless"], path: "Tests/TestSupport"
+            name: "TestSupport", dependencies: [
+                "TerminalUI", "TextFormat", "Uploading", "FileSystem", "Multipart", "FerryRuntime", "FerryHeadless",
+            ], path: "Tests/TestSupport"
         ),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport"]),
         .testTarget(
             name: "MultipartTests",
-            dependencies: ["Multipart", "TestSupport", .product(name: "MultipartKit", package: "multipart-kit")]
+            dependencies: ["FileSystem", "Multipart", "TestSupport", .product(name: "MultipartKit", package: "multipart-kit")]
         ),
         .testTarget(
             name: "UploadingTests",
             dependencies: [
-                "Uploading", "HTTPUploadTransport", "Multipart", "Receiver", "TestSupport",
+                "Uploading", "FerryConfig", "HTTPUploadTransport", "FileSystem", "Multipart", "Receiver", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 "SQLiteDatabase",
                 // SwiftNIO's resumable-upload server, a counterpart for `--resumable`.
@@ -164,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "HTTPUploadTransportTests",
             dependencies: [
-                "HTTPUploadTransport", "Uploading", "Multipart", .product(name: "NIOCore", package: "swift-nio"),
+                "HTTPUploadTransport", "Uploading", "FileSystem", "Multipart", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
@@ -174,16 +194,20 @@ let package = Package(
             "Uploading", "TestSupport", "SQLiteDatabase",
         ], path: "Tests/JournalCrashChild"),
         .testTarget(name: "ReceiverTests", dependencies: [
-            "Receiver", "TestSupport", "Multipart", .product(name: "NIOCore", package: "swift-nio"),
+            "Receiver", "TestSupport", "FileSystem", "Multipart", "TextFormat", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "FerryConfigTests", dependencies: ["FerryConfig", "Uploading", "Multipart", "TestSupport"]),
+        .testTarget(name: "TextFormatTests", dependencies: ["TextFormat"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
-        .testTarget(name: "FerryRuntimeTests", dependencies: ["FerryRuntime", "FerryApp", "TerminalUI", "Uploading", "TestSupport"]),
-        .testTarget(name: "FerryHeadlessTests", dependencies: ["FerryHeadless", "TerminalUI", "Uploading", "Multipart", "TestSupport"]),
+        .testTarget(name: "FerryRuntimeTests", dependencies: [
+            "FerryRuntime", "FerryApp", "FerryConfig", "TerminalUI", "Uploading", "FileSystem", "TestSupport", "SQLiteDatabase",
+        ]),
+        .testTarget(name: "FerryHeadlessTests", dependencies: ["FerryHeadless", "TextFormat", "Uploading", "Multipart", "TestSupport"]),
         .testTarget(
             name: "FerryAppTests",
-            dependencies: ["FerryApp", "TerminalUI", "Uploading", "TestSupport", "SQLiteDatabase"]
+            dependencies: ["FerryApp", "TerminalUI", "TextFormat", "Uploading", "FileSystem", "TestSupport"]
         ),
         // Runs the built `ferry` binary in tmux against `ferry serve`; reads its journal with
         // Uploading, spawns tmux with TestSupport's `SpawnActions`.

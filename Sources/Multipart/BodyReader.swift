@@ -1,12 +1,6 @@
+import FileSystem
 import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Produces a `RequestBody`'s bytes from the first to the last, in chunks.
 ///

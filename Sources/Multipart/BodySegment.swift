@@ -1,3 +1,5 @@
+import FileSystem
+
 /// A run of a body: bytes held in memory (part headers, text values, in-memory files) or a
 /// range of a file's content, read from disk when streamed.
 public enum BodySegment: Sendable, Hashable {

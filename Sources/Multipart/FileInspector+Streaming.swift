@@ -1,10 +1,5 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension FileInspector {
     /// Opens a prepared file for streaming and checks that it is still the file, with the size

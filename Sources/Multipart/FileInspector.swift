@@ -1,10 +1,5 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Checks that a path can be sent as a file part, without reading it and without ever blocking.
 public enum FileInspector {

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// One part of a `multipart/form-data` body: a text field or a file.
 public struct FormPart: Sendable, Hashable, Codable {
     /// The field name (`name=` in `Content-Disposition`).

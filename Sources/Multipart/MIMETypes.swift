@@ -1,4 +1,5 @@
 import FerryResources
+import FileSystem
 import FoundationEssentials
 
 /// Content types by filename extension.

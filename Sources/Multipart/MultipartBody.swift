@@ -1,3 +1,5 @@
+import FileSystem
+
 /// A prepared `multipart/form-data` body: its exact length is known before the first byte is
 /// produced, and it can be produced again from the start any number of times (a retry re-sends it).
 ///

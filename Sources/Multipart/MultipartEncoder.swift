@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Encodes a form as RFC 7578 `multipart/form-data`.
 ///
 /// `prepare` checks every file, computes the exact length from file sizes without reading the

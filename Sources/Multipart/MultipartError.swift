@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Everything that can go wrong while building or streaming a `multipart/form-data` body.
 ///
 /// Each case says what happened and names the part or file it happened to, so one bad file can be
@@ -28,20 +30,6 @@ public enum MultipartError: Error, Sendable, Hashable, Codable, CustomStringConv
         case notReadable(errno: Int32)
         /// The file's size could not be determined.
         case sizeUnavailable(errno: Int32)
-    }
-
-    /// How a file differed from what was recorded when the body was prepared.
-    public enum FileChange: Sendable, Hashable, Codable {
-        /// The file's size is not the size it had when the body's length was computed.
-        case sizeChanged(expected: Int64, actual: Int64)
-        /// The file ended before its declared length was read.
-        case shrank(expected: Int64, read: Int64)
-        /// The file grew past its declared length while it was read.
-        case grew(expected: Int64, actual: Int64)
-        /// The file was modified (its modification time changed) while it was read.
-        case modified
-        /// The path now names a different file, or nothing.
-        case replaced
     }
 
     /// Which piece of text was invalid.
@@ -96,18 +84,6 @@ extension MultipartError.FileRejection: CustomStringConvertible {
         case let .notRegularFile(kind): return "is a \(kind), not a regular file"
         case let .notReadable(code): return "not readable: \(SystemError.message(for: code))"
         case let .sizeUnavailable(code): return "size unavailable: \(SystemError.message(for: code))"
-        }
-    }
-}
-
-extension MultipartError.FileChange: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case let .sizeChanged(expected, actual): return "size changed from \(expected) to \(actual) bytes"
-        case let .shrank(expected, read): return "shrank while being sent (ended after \(read) of \(expected) bytes)"
-        case let .grew(expected, actual): return "grew while being sent (\(expected) bytes declared, now \(actual))"
-        case .modified: return "was modified while being sent"
-        case .replaced: return "was replaced or removed"
         }
     }
 }

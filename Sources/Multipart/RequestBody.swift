@@ -1,3 +1,5 @@
+import FileSystem
+
 /// A request's body as the transport sends it: runs of bytes in memory and ranges of files,
 /// their exact total length known before the first byte goes out, and the `Content-Type` that
 /// says what they are. It can be produced again from its first byte any number of times (a

@@ -6,10 +6,4 @@ public enum ColorMode: Hashable, Sendable {
     /// No colors: the terminal has none or `NO_COLOR` is set. Only bold, underline,
     /// reverse and dim show, so highlights must use them.
     case monochrome
-
-    /// Whether colors are shown.
-    public var showsColor: Bool {
-        if case .color = self { return true }
-        return false
-    }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TerminalUI
 
 /// The ncurses terminal's waker: a non-blocking pipe whose read end

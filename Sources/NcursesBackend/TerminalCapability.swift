@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CNcursesw
 
 /// Checks, before starting curses, that the process can run the full-screen interface.

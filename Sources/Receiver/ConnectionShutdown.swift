@@ -1,12 +1,5 @@
 import NIOCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A handler in each connection's pipeline that makes closing the connection end it for every
 /// process holding a copy of its socket, not just close NIO's descriptor.

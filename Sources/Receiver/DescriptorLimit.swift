@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The process's limit on open file descriptors (`RLIMIT_NOFILE`).
 public enum DescriptorLimit {

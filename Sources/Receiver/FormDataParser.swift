@@ -1,16 +1,10 @@
 import NIOCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A streaming `multipart/form-data` parser: fed the body in chunks of any size, it reports
 /// each part's header lines, its content and its end, in body order. Pure: no I/O.
 ///
-/// The rules (those of multipart-kit 4.7.1's `MultipartParser`, which the receiver used before,
-/// except where marked):
+/// The rules:
 /// - The preamble ends at the first delimiter, `CR LF --boundary`; the body may also open with
 ///   `--boundary` itself. After that first delimiter comes CR LF (no closing `--`, no blanks).
 /// - Header lines end with CR LF; a lone LF is kept in a value and anywhere else it is a syntax
@@ -18,10 +12,10 @@ import Musl
 ///   by `:`; blanks (SP, HT) that start a value are dropped, the value's other bytes are kept as
 ///   sent (any byte but CR). A blank line ends the block.
 /// - Content runs to the next delimiter; the delimiter is followed by CR LF (another part) or by
-///   `--` (the closing delimiter; multipart-kit stopped at the first `-`), then an epilogue that
+///   `--` (the closing delimiter, both dashes), then an epilogue that
 ///   is ignored. Anything else after a delimiter is a syntax error.
 /// - A body that ends before its closing delimiter is incomplete (see ``finish()``).
-/// - Limits (new here: multipart-kit had none): at most ``maximumUnreportedBytes`` of preamble,
+/// - Limits: at most ``maximumUnreportedBytes`` of preamble,
 ///   of one part's header block and of epilogue; at most ``maximumHeaderCount`` header lines in a
 ///   part.
 ///

@@ -1,4 +1,4 @@
-import Multipart
+import FileSystem
 import NIOCore
 import NIOPosix
 

@@ -1,8 +1,8 @@
 /// A header value with parameters, such as `form-data; name="file"; filename="a;b.txt"` or
 /// `multipart/form-data; boundary=xyz`, split into its leading value and its parameters.
 ///
-/// multipart-kit 4 has no public parser for these, and its internal one splits on every `;` and
-/// `=`, which breaks filenames that contain them; this one follows RFC 7230 quoted strings
+/// A `;` or `=` inside a quoted string belongs to the value (a filename may hold them): this
+/// follows RFC 7230 quoted strings
 /// (`\"` and `\\` escapes; any other backslash is kept, as old browsers send Windows paths
 /// unescaped), and decodes RFC 8187 extended values (`filename*=UTF-8''%E6%97%A5.txt`).
 struct HeaderValue: Sendable, Equatable {

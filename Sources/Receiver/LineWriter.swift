@@ -1,13 +1,6 @@
 import Dispatch
 import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes whole lines to a file descriptor, in order, unbuffered: what `ferry serve` uses for
 /// its standard output (the URL line, then one JSON ``RequestLog`` per request).

@@ -1,13 +1,6 @@
 import NIOCore
 import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The receiver's own descriptor of its listening socket, so that stopping ends the socket
 /// itself and not just NIO's descriptor of it.

@@ -1,15 +1,9 @@
 import Crypto
+import FileSystem
 import Multipart
 import NIOCore
 import NIOPosix
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Streams one uploaded file part to disk, hashing as it writes, and puts it into the upload
 /// directory only once it is whole.

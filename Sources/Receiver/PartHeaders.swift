@@ -53,7 +53,7 @@ struct PartHeaders: Sendable, Equatable {
     /// Reverses the WHATWG escapes `%22`, `%0D`, `%0A` (any hex case); other `%` stay as they are.
     static func decodeFormEscapes(_ text: String) -> String {
         // Scalars, not Characters: "%22" followed by a combining mark is one Character ("2" and
-        // the mark) but still an escape (found by Fuzz/, issue 24).
+        // the mark) but still an escape (found by Fuzz/).
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains("%") else { return text }
         var result = String.UnicodeScalarView()

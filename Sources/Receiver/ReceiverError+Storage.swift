@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension ReceiverError {
     /// The storage error for a failed file system call: 507 for a full disk or quota, else a

@@ -1,10 +1,5 @@
-import Multipart
-
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Everything that can go wrong in the receiving server, as one error type with nested reasons.
 ///

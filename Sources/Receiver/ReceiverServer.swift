@@ -1,19 +1,12 @@
+import FileSystem
 import FoundationEssentials
 import Hummingbird
 import HummingbirdCore
 import Logging
-import Multipart
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The receiving server of `ferry serve`, runnable in-process: Hummingbird 2 over HTTP/1.1,
 /// multipart bodies streamed to disk.

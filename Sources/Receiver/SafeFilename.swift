@@ -26,7 +26,7 @@ public struct SafeFilename: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter original: The filename as received (already decoded from the header).
     public init(_ original: String) {
         // Scalars, not Characters: "/" followed by a combining mark is one Character that is
-        // not "/" (found by Fuzz/, issue 24), and the name must hold no "/" byte at all.
+        // not "/" (found by Fuzz/), and the name must hold no "/" byte at all.
         let all = original.unicodeScalars
         var lastComponent = all[...]
         if let separator = all.lastIndex(where: { $0 == "/" || $0 == "\\" }) {

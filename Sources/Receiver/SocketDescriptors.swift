@@ -1,22 +1,11 @@
 import NIOCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Finds this process's descriptor of a socket NIO opened (NIO does not expose its descriptors)
 /// by asking each open descriptor what it is, and duplicates it.
 enum SocketDescriptors {
     /// Where the process's open descriptors are listed.
-    #if os(Linux)
     private static let descriptorDirectory = "/proc/self/fd"
-    #else
-    private static let descriptorDirectory = "/dev/fd"
-    #endif
 
     /// A close-on-exec duplicate of the first open descriptor that `matches`, so the caller's
     /// descriptor stays valid whatever becomes of the original and is never passed to a spawned

@@ -1,11 +1,6 @@
+import FileSystem
 import FoundationEssentials
-import Multipart
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A hidden folder inside the upload directory where files wait until they are whole: file parts
 /// of a multipart upload as they arrive (`.ferry-partial`, ``PartFileWriter``) and unfinished tus

@@ -1,3 +1,4 @@
+import FileSystem
 import Hummingbird
 import Multipart
 import NIOCore

@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// Everything that can go wrong with an upload job or the queue's journal.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryConfig
 import FoundationEssentials
 import Glibc
 import Multipart

@@ -1,9 +1,11 @@
 import ArgumentParser
 import FerryApp
+import FerryConfig
 import FerryHeadless
 import FerryResources
 import FerryRuntime
 import Dispatch
+import FileSystem
 import FoundationEssentials
 import Glibc
 import HTTPUploadTransport

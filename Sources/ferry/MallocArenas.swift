@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// glibc's malloc arenas, set for a process whose data is built on several threads.
 ///
@@ -14,13 +12,11 @@ enum MallocArenas {
     private static let arenaMaxOption: Int32 = -8
 
     /// Makes every thread allocate from the main arena (`mallopt(M_ARENA_MAX, 1)`); call first
-    /// thing in `main`, before other threads start. Does nothing where there is no glibc.
+    /// thing in `main`, before other threads start.
     static func useOne() {
-        #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         // mallopt is declared in <malloc.h> only, so it is looked up (a nil handle is RTLD_DEFAULT).
         guard let symbol = dlsym(nil, "mallopt") else { return }
         _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMaxOption, 1)
-        #endif
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Receiver
+import TextFormat
 
 /// An option whose value is a positive byte count (`512K`, `8M`: `ByteCount`).
 enum PositiveByteCount {

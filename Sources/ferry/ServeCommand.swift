@@ -1,16 +1,11 @@
 import ArgumentParser
 import Dispatch
+import FileSystem
 import FoundationEssentials
 import Multipart
 import Receiver
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TextFormat
 
 /// `ferry serve`: a small receiving server for trying Ferry (or any multipart or tus client) out.
 ///

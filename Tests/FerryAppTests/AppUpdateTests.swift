@@ -1,7 +1,9 @@
 import FerryApp
+import FileSystem
 import Foundation
 import TerminalUI
 import Testing
+import TextFormat
 import Uploading
 
 @Suite("App update")

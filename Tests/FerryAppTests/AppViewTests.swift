@@ -1,8 +1,10 @@
 import FerryApp
+import FileSystem
 import Foundation
 import TerminalUI
 import Testing
 import TestSupport
+import TextFormat
 import Uploading
 
 @Suite("App view")

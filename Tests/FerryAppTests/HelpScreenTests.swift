@@ -2,6 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
+import TextFormat
 
 @Suite("Help screen")
 struct HelpScreenTests {

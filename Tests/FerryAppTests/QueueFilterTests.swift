@@ -2,6 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
+import TextFormat
 import Uploading
 
 /// The Queue pane's filter: by name and by state (`is:failed`), and the keys acting on what it

@@ -1,4 +1,5 @@
 import FerryApp
+import FileSystem
 import Foundation
 import Multipart
 import TerminalUI

@@ -1,8 +1,8 @@
 import FerryHeadless
 import Multipart
-import TerminalUI
 import Testing
 import TestSupport
+import TextFormat
 import Uploading
 
 @Suite("ferry send's human output")

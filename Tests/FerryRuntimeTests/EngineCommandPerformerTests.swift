@@ -1,4 +1,5 @@
 import FerryApp
+import FerryConfig
 import FerryRuntime
 import Foundation
 import Multipart

@@ -5,9 +5,7 @@ import NIOHTTP1
 import NIOHTTP2
 import Synchronization
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import HTTPUploadTransport
 @testable import Uploading
 

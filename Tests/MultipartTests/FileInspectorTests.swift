@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Multipart
 import TestSupport
@@ -5,11 +6,13 @@ import Testing
 
 @Suite("Checks before a file part is accepted")
 struct FileInspectorTests {
-    @Test("a regular file is accepted with its size")
+    @Test("a regular file is accepted with its size and its current stamp")
     func regular() throws {
         let dir = TemporaryDirectory()
         let path = try dir.write("ok.bin", [1, 2, 3])
-        #expect(try FileInspector.inspect(path).size == 3)
+        let snapshot = try FileInspector.inspect(path)
+        #expect(snapshot.size == 3)
+        #expect(snapshot.stamp == FileStamp.current(of: path)?.stamp)
     }
 
     @Test("a missing file")

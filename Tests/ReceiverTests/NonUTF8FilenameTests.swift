@@ -1,6 +1,5 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#endif
 import NIOCore
 @testable import Receiver
 import Testing

@@ -1,10 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A plain TCP connection to the receiver for sending hand-made HTTP bytes: malformed and
 /// truncated bodies, half-closed connections, `Expect: 100-continue`.

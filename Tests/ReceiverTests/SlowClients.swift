@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Many connections that each send a request head one byte a second (slowloris), to see the
 /// receiver cut them. Blocking calls: use ``run(port:count:for:)`` through ``blocking(_:)``.

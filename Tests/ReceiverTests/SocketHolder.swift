@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A child process (`sleep`) holding a copy of one of the receiver's sockets, as every process
 /// spawned while the socket is open may when its spawner does not close the descriptors it did

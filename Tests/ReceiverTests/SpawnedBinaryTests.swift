@@ -2,6 +2,7 @@ import Foundation
 import Receiver
 import TestSupport
 import Testing
+import TextFormat
 
 /// Tests of the built `ferry` binary (`$FERRY_BINARY`, else the debug build's, `FerryBinary`).
 @Suite("ferry serve binary")

@@ -1,10 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `ferry serve` started as users start it: as uid 65534 when the tests run as root
 /// (`setpriv`), optionally under a small file-descriptor limit (`prlimit --nofile=N:N`, soft

@@ -1,5 +1,6 @@
 import Testing
 import TerminalUI
+import TextFormat
 
 /// Renders `widget` into a fresh blank buffer of `width` × `height` over its whole area.
 ///

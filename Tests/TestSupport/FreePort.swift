@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Ports on 127.0.0.1 for servers the tests start.
 public enum FreePort {

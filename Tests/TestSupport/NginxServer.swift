@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// nginx (Debian's `nginx-light`; no one here wrote it) started by a test on a free port of
 /// 127.0.0.1, in a temporary prefix of its own, with the `server` block the test gives. Its

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A misbehaving server as a short Python 3 script (its `socket` and `ssl` modules, which no one
 /// here wrote), started by a test on a free port of 127.0.0.1: a reply that is not HTTP, headers

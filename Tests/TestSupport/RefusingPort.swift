@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A port of 127.0.0.1 that refuses connections for as long as this value lives: a socket bound to
 /// it and never listening holds it, so no other test's server can take it meanwhile (a port found

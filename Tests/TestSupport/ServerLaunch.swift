@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Starts a server program the tests use and waits until it listens.
 public enum ServerLaunch {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// File actions for `posix_spawn` that Swift's C modules do not import.
 public enum SpawnActions {

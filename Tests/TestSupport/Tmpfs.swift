@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A small tmpfs mounted on a fresh directory, for a disk that fills up: needs root (or
 /// `CAP_SYS_ADMIN`); tests ask ``isPermitted`` first and are skipped with a message without it.

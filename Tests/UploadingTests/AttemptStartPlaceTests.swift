@@ -1,4 +1,5 @@
 import Dispatch
+import FileSystem
 import Foundation
 import Multipart
 import Synchronization

@@ -1,3 +1,4 @@
+import FerryConfig
 import Multipart
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Multipart
 import TestSupport

@@ -1,5 +1,7 @@
+import FileSystem
 import Multipart
 import TerminalUI
+import TextFormat
 
 extension String {
     /// The path (or name) as a screen shows it: the file-system bytes it stands for

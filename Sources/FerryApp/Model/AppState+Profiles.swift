@@ -1,3 +1,4 @@
+import FileSystem
 import TerminalUI
 import Multipart
 import Uploading

@@ -1,4 +1,5 @@
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// Draws the interface: the `view` of the Elm loop.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TerminalUI
+import TextFormat
 
 /// The file browser pane: a header with the folder, filter and sort, then one row per entry.
 struct FilesPane: Widget {

@@ -1,4 +1,5 @@
 import TerminalUI
+import TextFormat
 
 /// The form pane: one row per field, parameter and header, with inline errors.
 struct FormPane: Widget {

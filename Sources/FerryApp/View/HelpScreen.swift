@@ -1,4 +1,5 @@
 import TerminalUI
+import TextFormat
 
 /// The `?` help screen: every binding of the key-binding table once, in sections (everywhere,
 /// moving in lists, each pane, then the text fields' keys from ``ModalKeys``). Sections are packed into as many columns as the width

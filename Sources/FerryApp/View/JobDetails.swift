@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Multipart
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// The details view of one job: files, request summary, every attempt with how it ended, the

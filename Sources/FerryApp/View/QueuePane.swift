@@ -1,4 +1,5 @@
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// The queue pane: a header and one row per job (only the visible rows are drawn), or the

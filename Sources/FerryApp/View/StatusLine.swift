@@ -1,4 +1,5 @@
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// The status line: the notice (for a few seconds) or the URL on the left; on the right the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TerminalUI
+import TextFormat
 import Uploading
 
 extension UploadAttempt {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Standard output or standard error, written with `write(2)`: partial writes and `EINTR` are
 /// retried, and a reader that went away (`ferry send --json | head -1`) is reported as
@@ -27,11 +23,7 @@ public struct StandardStream: TextOutput {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                #if canImport(Glibc)
                 Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #elseif canImport(Musl)
-                Musl.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
             }
             if written >= 0 {
                 offset += written

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Why writing a ``StandardStream`` (or another ``TextOutput``) failed.
 public enum StandardStreamError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
+import FileSystem
 import Multipart
-import TerminalUI
+import TextFormat
 import Uploading
 
 /// `ferry send`'s human output: a line per finished, failed or retried job; on a terminal also a

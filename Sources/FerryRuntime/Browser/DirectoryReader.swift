@@ -1,13 +1,9 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FerryApp
 import Multipart
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// Reads directories for the file browser: the file-system I/O behind the model's

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Multipart
 
 /// Watches the folder the browser shows for entries added, removed, renamed or written, with

@@ -1,4 +1,5 @@
 import FerryApp
+import FerryConfig
 import Uploading
 
 /// Carries out the interface's commands against the file system, the upload manager and the

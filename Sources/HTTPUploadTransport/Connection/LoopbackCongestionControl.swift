@@ -1,8 +1,5 @@
 import NIOCore
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The TCP congestion control of a connection to this machine itself (`127.0.0.0/8`, `::1`).
 ///

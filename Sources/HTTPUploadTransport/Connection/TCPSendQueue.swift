@@ -1,8 +1,5 @@
 import NIOCore
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a TCP connection's send queue holds that the peer has not acknowledged, from Linux's
 /// `TCP_INFO` (`struct tcp_info` of `<linux/tcp.h>`, read at its kernel offsets: glibc's copy of

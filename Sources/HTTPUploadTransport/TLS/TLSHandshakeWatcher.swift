@@ -1,10 +1,7 @@
 import NIOCore
 import NIOSSL
 import NIOTLS
-
-#if canImport(Glibc)
 import Glibc
-#endif
 import Uploading
 
 /// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise

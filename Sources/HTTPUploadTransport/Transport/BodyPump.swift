@@ -51,8 +51,7 @@ final class BodyPump: Sendable {
     private static let readTarget = DispatchQueue(label: "ferry.uploading.body-read", attributes: .concurrent)
 
     /// The largest file region: large enough that a gigabyte takes a few hundred trips to the
-    /// queue, small enough that progress moves several times a second at loopback speed
-    /// (`Benchmarks/RESULTS.md`, 2026-11-27).
+    /// queue, small enough that progress moves several times a second at loopback speed.
     static let maximumRegion: Int64 = 8 * 1024 * 1024
 
     private let body: RequestBody

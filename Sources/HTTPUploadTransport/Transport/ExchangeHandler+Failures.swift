@@ -2,10 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
-
-#if canImport(Glibc)
 import Glibc
-#endif
 import Uploading
 
 /// Failing an exchange: an error in words naming the host (`TransferErrorMapping`), a refused

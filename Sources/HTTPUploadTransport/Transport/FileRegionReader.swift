@@ -1,12 +1,8 @@
+import FileSystem
 import Multipart
 import NIOCore
 import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Produces a body's writes for a plain-TCP connection, in the order `FileRegionCursor` gives:
 /// bytes and read file stretches as `ByteBuffer`s, the rest of large files as `FileRegion`s the

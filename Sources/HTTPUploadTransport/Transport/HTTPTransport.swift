@@ -37,9 +37,9 @@ public final class HTTPTransport: UploadTransport {
         /// How long an unused connection stays open for the next request.
         public var pooledIdleTimeout: Duration = .seconds(60)
         /// The event loop threads the transport's connections run on. One by default: on a
-        /// 2-core machine sharing its cores with a server, a second loop cost 7 % more CPU per
-        /// small file and won no time (`Benchmarks/RESULTS.md`, 2026-11-26); a single upload
-        /// runs on one loop whatever the count.
+        /// machine sharing its cores with a server, a second loop costs more CPU per small file
+        /// and wins no time (`Benchmarks/RESULTS.md`); a single upload runs on one loop whatever
+        /// the count.
         public var eventLoopThreads = 1
 
         /// Creates a configuration with the defaults.

@@ -4,12 +4,7 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import Uploading
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Maps SwiftNIO's errors onto `UploadError.TransferReason`, in words that name the host and
 /// hold no type names, library names or build paths.

@@ -1,4 +1,5 @@
 import Dispatch
+import FileSystem
 import Multipart
 import Synchronization
 import Uploading

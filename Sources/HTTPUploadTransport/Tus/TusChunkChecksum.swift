@@ -1,4 +1,5 @@
 import Crypto
+import FileSystem
 import FoundationEssentials
 import Multipart
 import Uploading

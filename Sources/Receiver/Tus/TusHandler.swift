@@ -1,6 +1,6 @@
+import FileSystem
 import FoundationEssentials
 import Hummingbird
-import Multipart
 import NIOCore
 import NIOPosix
 

@@ -1,15 +1,10 @@
 import Crypto
 import Dispatch
-import Multipart
+import FileSystem
 import NIOCore
 import NIOPosix
 import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Writes one PATCH's bytes into an upload's staged file at its offset, gathering
 /// ``PartFileWriter/flushThreshold`` bytes at a time (256 KiB); a body buffer that large on its

@@ -1,10 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The header rules of tus 1.0.0 that do not depend on an upload: the version, lengths and
 /// offsets, the PATCH content type, dates and IDs. Pure functions, tested without a server.

@@ -1,12 +1,8 @@
 import Crypto
+import FileSystem
 import FoundationEssentials
 import Multipart
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Where unfinished tus uploads wait: the staging folder `.ferry-tus` inside the upload directory
 /// (``StagingFolder``), one `ID.part` with the bytes and one `ID.info` (``TusUploadInfo`` as JSON)

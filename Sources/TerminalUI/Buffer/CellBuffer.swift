@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A `width` × `height` grid of ``Cell``s that widgets draw into and a backend paints.
 ///
 /// Text is laid out by display width: a wide grapheme takes a leading cell and a

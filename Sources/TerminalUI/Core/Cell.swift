@@ -1,3 +1,5 @@
+import TextFormat
+
 /// One terminal cell: a grapheme cluster with its style and display width.
 ///
 /// A wide grapheme (CJK, most emoji) occupies two cells: a leading cell with `width == 2`

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A piece of text in one style: the unit that ``TextLine`` and the widgets are built from.
 public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
     /// The text; it should hold no control characters (see

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A box around other widgets: borders on some or all sides and an optional title.
 ///
 /// Render the block, then render its content in ``inner(_:)``. The title sits on the top

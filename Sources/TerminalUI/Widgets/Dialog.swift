@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A centered popup box with a title, a wrapped message and a row of buttons:
 ///
 /// ```

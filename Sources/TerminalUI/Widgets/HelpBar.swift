@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A one-row list of key bindings, `q Quit  ↑↓ Move  Enter Open`, laid out left to right.
 ///
 /// When the row is too narrow for every item in full, the bar first uses the items' short

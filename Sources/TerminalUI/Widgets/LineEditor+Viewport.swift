@@ -1,3 +1,5 @@
+import TextFormat
+
 extension LineEditor {
     /// What a text field of a given width shows.
     public struct Viewport: Hashable, Sendable {

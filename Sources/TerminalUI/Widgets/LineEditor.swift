@@ -1,3 +1,5 @@
+import TextFormat
+
 /// The state of a one-line text field: the text as graphemes, the cursor, and a horizontal
 /// scroll position. Pure: the app model owns one per field and feeds it keys.
 ///

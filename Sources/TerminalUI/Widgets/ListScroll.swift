@@ -16,7 +16,7 @@ public struct ListScroll: Hashable, Sendable {
     /// The number of visible rows.
     public private(set) var viewportHeight: Int
     /// Rows kept visible between the cursor and the top or bottom edge while scrolling.
-    public private(set) var margin: Int
+    public let margin: Int
 
     /// Creates the state of a list.
     ///
@@ -59,14 +59,6 @@ public struct ListScroll: Hashable, Sendable {
     /// - Parameter height: The new number of visible rows.
     public mutating func setViewportHeight(_ height: Int) {
         viewportHeight = max(0, height)
-        revealCursor()
-    }
-
-    /// Changes the scroll margin.
-    ///
-    /// - Parameter margin: Rows kept between cursor and edge.
-    public mutating func setMargin(_ margin: Int) {
-        self.margin = max(0, margin)
         revealCursor()
     }
 

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// Several lines of styled text, optionally word-wrapped and scrolled.
 public struct Paragraph: Widget, Hashable, Sendable {
     /// The lines.

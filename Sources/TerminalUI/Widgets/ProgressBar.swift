@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A one-row progress bar with an optional label after it: `█████▍    42%`.
 ///
 /// The bar is drawn in eighths of a cell (`▏▎▍▌▋▊▉█`), or with `#` and `-` in ASCII mode

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A one-row text field drawing a ``LineEditor``: its visible window, a placeholder when
 /// empty, masking for secrets, and the terminal cursor when focused.
 public struct TextInput: Widget, Hashable, Sendable {

@@ -1,3 +1,5 @@
+import TextFormat
+
 extension TextLine {
     /// Word-wraps the line into lines of at most `width` columns, keeping span styles.
     ///

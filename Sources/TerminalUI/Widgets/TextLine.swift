@@ -1,3 +1,5 @@
+import TextFormat
+
 /// One line of styled text: a list of ``Span``s with an alignment.
 ///
 /// Rendered on the first row of its area; text wider than the area is cut and ends in

@@ -1,9 +1,8 @@
+import FileSystem
 import FoundationEssentials
 import Multipart
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The journal's write-ahead marks (`JournalMark`): a file of its own per process
 /// (`<journal>-marks-<pid>-<random>`, `0600`) where each mark is one 16-byte `pwrite(2)` into

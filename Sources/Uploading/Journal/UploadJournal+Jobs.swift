@@ -1,12 +1,6 @@
 import FoundationEssentials
 import SQLiteDatabase
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Jobs: inserting, recording changes, restoring, listing, forgetting.
 extension UploadJournal {

@@ -1,13 +1,8 @@
+import FileSystem
 import FoundationEssentials
 import Multipart
 import SQLiteDatabase
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // The connection's set-up, row queries and the files' creation and permissions.
 extension UploadJournal {

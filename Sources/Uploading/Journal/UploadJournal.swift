@@ -1,14 +1,9 @@
+import FileSystem
 import FoundationEssentials
 import Multipart
 import SQLiteDatabase
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The queue's journal: one SQLite row per job (spec, state, attempts and their history, last
 /// error — typed, `JournaledError` —, response; never file contents), mapped by

@@ -98,8 +98,8 @@ extension UploadManager {
     /// cannot wait without end. A small file then costs no hand-off to the file queue's thread
     /// and back, and when the root queue's turn is on the event loop that heard the previous
     /// outcome (`hear`), its whole upload runs on that one thread, as curl's do: behind a
-    /// reverse proxy on two shared cores that gave 10–30 % more files a second at less CPU a file
-    /// (`Benchmarks/RESULTS.md`, 2026-11-27). A file on a network or FUSE mount, or on a device
+    /// reverse proxy on two shared cores that gives more files a second at less CPU a file
+    /// (`Benchmarks/RESULTS.md`). A file on a network or FUSE mount, or on a device
     /// `mountinfo` does not list, an extra file part (`-F name=@path`), and tus and resumable jobs
     /// start on `fileQueue`.
     func startsInRootQueueTurn(_ spec: UploadJobSpec) -> Bool {

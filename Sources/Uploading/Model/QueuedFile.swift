@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// A file a job sends, with its stamp (size, modification time and identity) as it was when it

@@ -43,13 +43,6 @@ public struct UploadSummary: Sendable, Hashable {
     /// Whether nothing is queued or in flight.
     public var isIdle: Bool { queued == 0 && uploading == 0 }
 
-    /// How much of the queue's work is finished, from 0 to 1: bytes uploaded or settled over all
-    /// bytes (by jobs when no job has bytes). Everything finished is 1, whatever failed.
-    public var progressFraction: Double {
-        if totalBytes > 0 { return min(1, Double(bytesSent + bytesSettled) / Double(totalBytes)) }
-        return total > 0 ? Double(succeeded + failed + cancelled) / Double(total) : 0
-    }
-
     /// Adds a job's share to the totals (`sign` 1), or takes it away again (-1, with the job as
     /// it was added): its state's count, its files' bytes and what of them is done.
     ///

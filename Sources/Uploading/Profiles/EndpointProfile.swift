@@ -7,6 +7,13 @@ import Multipart
 /// Secret values are never held literally in the file: a header value, the URL or the proxy may
 /// name environment variables as `${NAME}`, which ``expanded(environment:)`` replaces.
 public struct EndpointProfile: Hashable, Sendable {
+    /// The keys a profile may set in `profiles.toml`: `ferry send`'s long options.
+    public static let keys = [
+        "url", "method", "field", "protocol", "bundle", "parameters", "headers", "concurrency", "retry", "timeout",
+        "insecure", "cacert", "capath", "cert", "key", "proxy", "noproxy", "location", "http2", "resumable",
+        "idempotency-key", "idempotent",
+    ]
+
     /// The profile's name (its table under `[profiles]`).
     public var name: String
     /// The URL uploads go to.

@@ -30,7 +30,7 @@ public enum ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .unknownKey(file, nil, key):
             return "\(file): key '\(key)': unknown key (profiles go in [profiles.NAME] tables)"
         case let .unknownKey(file, profile, key):
-            return "\(file): \(place(profile, key)): unknown key (known: \(ProfileDocument.keys.joined(separator: ", ")))"
+            return "\(file): \(place(profile, key)): unknown key (known: \(EndpointProfile.keys.joined(separator: ", ")))"
         case let .unusableValue(file, profile, key, reason):
             return "\(file.map { "\($0): " } ?? "")\(place(profile, key)): \(reason)"
         case let .missingVariable(variable, profile, key):

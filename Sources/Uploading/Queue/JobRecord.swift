@@ -21,10 +21,4 @@ struct JobRecord: Sendable, Identifiable {
         self.phase = phase
         self.job.project(phase)
     }
-
-    /// The attempt in flight, if the job is uploading.
-    var attemptInFlight: AttemptInFlight? {
-        if case let .uploading(attempt) = phase { return attempt }
-        return nil
-    }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// Where a resumable request's upload (`--resumable`) stands, as the journal keeps it: the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension String {
     /// Whether the string is an IPv4 or IPv6 address (not a name), as TLS's server name

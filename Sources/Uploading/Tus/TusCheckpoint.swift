@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// Where a job's tus upload stands, as the journal keeps it and the details show it: the upload

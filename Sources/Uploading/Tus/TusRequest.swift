@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// One request of a tus upload, as `TusClientStateMachine` decides it: method, URL, the tus

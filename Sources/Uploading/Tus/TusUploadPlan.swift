@@ -1,3 +1,4 @@
+import FileSystem
 import Multipart
 
 /// What one tus upload sends: the file, where uploads are created, the metadata, the chunk

@@ -1,5 +1,7 @@
+import FileSystem
 import Multipart
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// How `ferry jobs` shows one journal job: a line for people, a JSON object for scripts.

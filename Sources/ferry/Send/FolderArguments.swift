@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+import FileSystem
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import FerryRuntime
 import Multipart
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FerryConfig
+import FileSystem
 import FoundationEssentials
 import Glibc
 import Multipart

@@ -1,7 +1,9 @@
+import FileSystem
 import FoundationEssentials
 import Glibc
 import Multipart
 import TerminalUI
+import TextFormat
 import Uploading
 
 /// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error

@@ -1,5 +1,7 @@
 import Dispatch
+import FerryConfig
 import FerryHeadless
+import FileSystem
 import FoundationEssentials
 import Glibc
 import HTTPUploadTransport

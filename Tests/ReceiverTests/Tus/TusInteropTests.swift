@@ -2,10 +2,7 @@ import Foundation
 import Receiver
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// tuspy, the official tus client (PyPI `tuspy`, installed by `scripts/test.sh`), against
 /// `ferry serve` run as users run it (uid 65534 under root).

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `ferry send` (the built binary, as uid 65534) to a receiver on 127.0.0.1: under a system
 /// default that paces (BBR), its connection sends under CUBIC or Reno, as `ss` reports the socket;

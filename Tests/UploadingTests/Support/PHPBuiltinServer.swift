@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// PHP's built-in web server (`php -S`, from Debian's `php-cli`; no one here wrote it) on
 /// 127.0.0.1 with four workers and a router that appends every uploaded file's name to a log.

@@ -1,10 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A deterministic HTTP/1.1 server on raw sockets (blocking POSIX calls, a thread per
 /// connection) that misbehaves on purpose the way real servers do around a connection's end. It

@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Debian's `tinyproxy` (no one here wrote it) started by a test in the foreground on a free
 /// port of 127.0.0.1, with a configuration of its own: clients from 127.0.0.1 only, `CONNECT`

@@ -1,10 +1,6 @@
 import Testing
-import TerminalUI
-#if canImport(FoundationEssentials)
+import TextFormat
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 @Suite("HumanFormat")
 struct HumanFormatTests {

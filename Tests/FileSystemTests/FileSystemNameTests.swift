@@ -1,4 +1,4 @@
-import Multipart
+import FileSystem
 import Testing
 
 @Suite("File-system names: a lossless mapping between bytes and String")

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 
 extension HumanFormat {
     /// A fixed timestamp to the minute: `2026-11-22 05:13`.

@@ -1,5 +1,5 @@
 import Testing
-import TerminalUI
+import TextFormat
 
 @Suite("Displaying raw file names")
 struct EscapingTests {

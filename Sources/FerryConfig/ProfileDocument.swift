@@ -1,5 +1,6 @@
 import Multipart
 import TOML
+import Uploading
 
 /// `profiles.toml` as text, read and written with the `TOML` module; no file I/O
 /// (``ProfileStore`` does that).
@@ -13,17 +14,10 @@ import TOML
 /// concurrency = 4
 /// ```
 ///
-/// The keys are `ferry send`'s long options (``keys``). Reading checks every key and value and
+/// The keys are `ferry send`'s long options (`EndpointProfile.keys`). Reading checks every key and value and
 /// names the file and line, the profile and the key of the first wrong one; the parser's own
 /// errors carry the line and column.
 public enum ProfileDocument {
-    /// The keys a profile may set.
-    public static let keys = [
-        "url", "method", "field", "protocol", "bundle", "parameters", "headers", "concurrency", "retry", "timeout",
-        "insecure", "cacert", "capath", "cert", "key", "proxy", "noproxy", "location", "http2", "resumable",
-        "idempotency-key", "idempotent",
-    ]
-
     /// The profiles a document holds, in their names' order.
     ///
     /// - Parameters:
@@ -105,7 +99,7 @@ public enum ProfileDocument {
         table.position(of: key).map { "\(file):\($0.line)" } ?? file
     }
 
-    /// A profile's table, its keys in ``keys``' order, unset ones left out.
+    /// A profile's table, its keys in `EndpointProfile.keys`' order, unset ones left out.
     private static func table(_ saved: EndpointProfile) -> TOMLTable {
         let values: [(String, TOMLValue?)] = [
             ("url", saved.url.map(TOMLValue.string)), ("method", saved.method.map(TOMLValue.string)),
@@ -138,7 +132,7 @@ private struct ProfileReader {
 
     func profile() throws(ProfileError) -> EndpointProfile {
         var profile = EndpointProfile(name: name)
-        for key in table.keys where !ProfileDocument.keys.contains(key) {
+        for key in table.keys where !EndpointProfile.keys.contains(key) {
             throw .unknownKey(file: ProfileDocument.place(file, table, key), profile: name, key: key)
         }
         profile.url = try string("url")

@@ -1,8 +1,9 @@
+import FerryApp
+@testable import FerryRuntime
 import Foundation
 import SQLiteDatabase
 import Testing
 import Uploading
-@testable import FerryApp
 
 @Suite("InterfaceStateStore")
 struct InterfaceStateStoreTests {

@@ -1,4 +1,6 @@
+import FileSystem
 import Multipart
+import Uploading
 
 /// Turns command-line style input (curl's `-F` and `-H`, positional files) into job specs.
 ///

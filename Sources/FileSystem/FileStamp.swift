@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What Ferry records of a file to notice later that it changed: its size, its modification time
 /// and, where recorded, its identity. Every "did this file change?" in Ferry is
@@ -34,12 +28,8 @@ public struct FileStamp: Sendable, Hashable, Codable {
     /// The stamp of a `stat` or `fstat` result.
     ///
     /// - Parameter info: The result.
-    init(_ info: stat) {
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
+    public init(_ info: stat) {
         let time = info.st_mtim
-        #endif
         self.init(
             size: Int64(info.st_size),
             modificationTimeNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
@@ -63,7 +53,7 @@ public struct FileStamp: Sendable, Hashable, Codable {
     ///
     /// - Parameter now: The file's stamp now.
     /// - Returns: The change, or nil when nothing Ferry can see changed.
-    public func change(to now: FileStamp) -> MultipartError.FileChange? {
+    public func change(to now: FileStamp) -> FileChange? {
         if let identity, let current = now.identity, identity != current { return .replaced }
         if size != now.size { return .sizeChanged(expected: size, actual: now.size) }
         if modificationTimeNanoseconds != now.modificationTimeNanoseconds { return .modified }

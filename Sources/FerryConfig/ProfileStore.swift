@@ -1,6 +1,8 @@
+import FileSystem
 import FoundationEssentials
 import Glibc
 import Multipart
+import Uploading
 
 /// `profiles.toml` on disk: `$XDG_CONFIG_HOME/ferry/profiles.toml`, by default
 /// `~/.config/ferry/profiles.toml`. Reading and writing only; the text is ``ProfileDocument``'s.

@@ -59,7 +59,7 @@ public enum PathName {
     ///
     /// - Parameter filename: A filename such as `Photo.JPG`.
     /// - Returns: `jpg`; nil for `README` or `.bashrc`.
-    static func lowercasedExtension(of filename: String) -> String? {
+    public static func lowercasedExtension(of filename: String) -> String? {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return nil }
         let ext = filename[filename.index(after: dot)...]
         return ext.isEmpty ? nil : ext.lowercased()

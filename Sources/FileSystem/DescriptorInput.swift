@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reading an open file descriptor, or a file, to its end: a `<file` form value, a profiles file,
 /// the journal's marks, a document on the standard input.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Multipart
+@testable import FileSystem
 import Testing
 
 @Suite("Reading a descriptor to its end")

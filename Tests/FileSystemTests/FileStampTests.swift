@@ -1,5 +1,5 @@
 import Foundation
-import Multipart
+import FileSystem
 import TestSupport
 import Testing
 
@@ -15,8 +15,8 @@ struct FileStampTests {
         (FileStamp(size: 10, modificationTimeNanoseconds: 100, identity: FileIdentity(device: 9, inode: 2)), .replaced),
         (FileStamp(size: 11, modificationTimeNanoseconds: 101, identity: identity), .sizeChanged(expected: 10, actual: 11)),
         (FileStamp(size: 10, modificationTimeNanoseconds: 101, identity: nil), .modified),
-    ] as [(FileStamp, MultipartError.FileChange?)])
-    func change(now: FileStamp, expected: MultipartError.FileChange?) {
+    ] as [(FileStamp, FileChange?)])
+    func change(now: FileStamp, expected: FileChange?) {
         #expect(Self.recorded.change(to: now) == expected)
     }
 
@@ -35,7 +35,6 @@ struct FileStampTests {
         #expect(file.isRegularFile)
         #expect(file.stamp.size == 3)
         #expect(file.stamp.identity != nil)
-        #expect(file.stamp == (try FileInspector.inspect(path)).stamp)
         #expect(FileStamp.current(of: dir.path)?.isRegularFile == false)
         #expect(FileStamp.current(of: dir.path + "/missing") == nil)
     }

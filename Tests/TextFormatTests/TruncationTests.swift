@@ -1,5 +1,5 @@
 import Testing
-import TerminalUI
+import TextFormat
 
 @Suite("Truncation, padding and wrapping")
 struct TruncationTests {

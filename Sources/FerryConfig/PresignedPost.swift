@@ -1,4 +1,5 @@
 import Multipart
+import Uploading
 
 /// A presigned POST: the `{"url": …, "fields": {…}}` that boto3's `generate_presigned_post`
 /// and the AWS SDKs make for S3 and stores like it. The fields go out verbatim as text parts, in
