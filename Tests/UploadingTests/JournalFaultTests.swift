@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import Uploading
 
-/// The journal's writes failing at each step, by an injected error
-/// (`UploadJournal.injectFaults(_:)`): the queueing insert, the row update at an attempt's start,
+/// The journal's writes failing at each step, by an error a test double of the journal injects
+/// (`FaultInjectingJournal`): the queueing insert, the row update at an attempt's start,
 /// the `bodyMayComplete` mark before the last byte, the `succeeded` mark before the success is
 /// shown, the final row update. At each: nothing answered is sent again, nothing is shown
 /// succeeded that the journal may not know, the failure is said in words, new starts stop, and a
@@ -18,13 +18,17 @@ struct JournalFaultTests {
     private struct Setup {
         let directory = TemporaryDirectory()
         let path: String
+        /// The real journal, read to see what was written.
         let journal: UploadJournal
+        /// The journal as the manager sees it, failing the writes a test picks.
+        let faults: FaultInjectingJournal
         let harness: ManagerHarness
 
         init() throws {
             path = directory.path("journal.sqlite")
             journal = try UploadJournal(path: path)
-            harness = ManagerHarness(limit: 1, journal: journal)
+            faults = FaultInjectingJournal(journal)
+            harness = ManagerHarness(limit: 1, journal: faults)
         }
 
         /// The journal failures said so far.
@@ -98,7 +102,7 @@ struct JournalFaultTests {
         let ids = try harness.enqueue(2)
         #expect(harness.transport.inFlightJobIDs == [ids[0]])
         // The disk refuses inserts (and the writer's probe of it).
-        setup.journal.injectFaults { point in
+        setup.faults.injectFaults { point in
             if case .insert = point { true } else { point == .probe }
         }
         let late = Fixtures.spec(harness.directory.file("late.bin"))
@@ -117,7 +121,7 @@ struct JournalFaultTests {
         setup.expectStartsStopped()
 
         // The fault cleared: the writer's next probe reports it, and resume is accepted.
-        setup.journal.injectFaults(nil)
+        setup.faults.injectFaults(nil)
         #expect(try await Self.eventually {
             harness.manager.resume()
             harness.settle()
@@ -133,7 +137,7 @@ struct JournalFaultTests {
     func startUpdateFails() async throws {
         let setup = try Setup()
         let harness = setup.harness
-        setup.journal.injectFaults { point in
+        setup.faults.injectFaults { point in
             guard case let .apply(changes) = point else { return false }
             return changes.contains { if case let .update(job, _) = $0 { job.state == .uploading } else { false } }
         }
@@ -152,7 +156,7 @@ struct JournalFaultTests {
         setup.expectStartsStopped()
 
         // Cleared: the kept batch is written; resume is accepted and the queue goes on.
-        setup.journal.injectFaults(nil)
+        setup.faults.injectFaults(nil)
         #expect(try await Self.eventually { setup.row(ids[0]) == "deleted" })
         #expect(try await Self.eventually {
             harness.manager.resume()
@@ -182,7 +186,7 @@ struct JournalFaultTests {
         let setup = try Setup()
         let harness = setup.harness
         let ids = try harness.enqueue(3)
-        setup.journal.injectFaults { $0 == .mark(.bodyMayComplete(ids[0], attempt: 1)) || $0 == .probe }
+        setup.faults.injectFaults { $0 == .mark(.bodyMayComplete(ids[0], attempt: 1)) || $0 == .probe }
         #expect(!harness.transport.sendWholeBody(job: ids[0]), "the last byte is held back")
         harness.settle()
         let job = try #require(harness.manager.job(ids[0]))
@@ -196,7 +200,7 @@ struct JournalFaultTests {
 
         // Cleared: resume is accepted once the writer's probe passes; the held-back job was not
         // sent, so retrying it (the user's R) may send it.
-        setup.journal.injectFaults(nil)
+        setup.faults.injectFaults(nil)
         #expect(try await Self.eventually {
             harness.manager.resume()
             harness.settle()
@@ -218,7 +222,7 @@ struct JournalFaultTests {
         let setup = try Setup()
         let harness = setup.harness
         let ids = try harness.enqueue(3)
-        setup.journal.injectFaults { $0 == .mark(.succeeded(ids[0])) || $0 == .probe }
+        setup.faults.injectFaults { $0 == .mark(.succeeded(ids[0])) || $0 == .probe }
         let rowAtShowing = Mutex<String?>(nil)
         let events = DispatchQueue(label: "ferry.tests.success-row")
         let subscription = harness.manager.subscribe(on: events) { events in
@@ -254,7 +258,7 @@ struct JournalFaultTests {
         let ids = try harness.enqueue(4)
         // The attempt's start is written first.
         #expect(try await Self.eventually { (try? setup.journal.job(ids[0]))??.state == .uploading })
-        setup.journal.injectFaults { point in
+        setup.faults.injectFaults { point in
             guard case let .apply(changes) = point else { return false }
             return changes.contains { if case let .update(job, _) = $0 { job.state == .succeeded } else { false } }
         }

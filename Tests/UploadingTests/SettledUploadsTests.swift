@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SQLiteDatabase
 import TestSupport
 import Testing
 @testable import Uploading
@@ -12,6 +13,16 @@ import Testing
 @Suite("Settled by the server's word (the built binary)", .serialized, .timeLimit(.minutes(6)))
 struct SettledUploadsTests {
     /// `count` files of `bytes` each, named `PREFIX<n>.bin`, and their names.
+    /// How many of a journal's rows hold a resumable upload's URL, read while the run that writes
+    /// it goes on (0 while there is no journal yet).
+    static func rowsNamingAnUploadURL(_ path: String) -> Int {
+        guard FileManager.default.fileExists(atPath: path), let database = try? SQLiteConnection(path: path) else { return 0 }
+        defer { try? database.close() }
+        let count = try? database.prepare("SELECT count(*) FROM upload_job WHERE resumption IS NOT NULL")
+            .rows { Int($0.int64(0) ?? 0) }.first
+        return count ?? 0
+    }
+
     static func files(_ prefix: String, count: Int, bytes: Int, in dir: TemporaryDirectory) -> (paths: [String], names: [String]) {
         let names = (0..<count).map { "\(prefix)\($0).bin" }
         return (names.map { dir.file($0, bytes: bytes) }, names.sorted())
@@ -105,7 +116,12 @@ struct SettledUploadsTests {
         defer { server.terminate() }
         let killed = try FerryProcess(["send", "--json", "--no-idempotency-key", "--url", server.uploadURL] + paths,
                                       stateHome: state)
-        #expect(try await killed.wait(upTo: .seconds(30)) { _ in ((try? server.savedNames()) ?? []) == names })
+        // The kill comes once the server holds every body and the journal every upload's URL
+        // (written through as its 104 arrives, a millisecond or so: a kill inside that leaves the
+        // job "may have arrived", as nothing can ask).
+        #expect(try await killed.wait(upTo: .seconds(30)) { _ in
+            ((try? server.savedNames()) ?? []) == names && Self.rowsNamingAnUploadURL(state + "/ferry/journal.sqlite") == names.count
+        })
         killed.signal(SIGKILL)
         _ = try await killed.exitStatus(within: .seconds(10))
         let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)

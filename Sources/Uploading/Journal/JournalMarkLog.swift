@@ -23,7 +23,7 @@ import Glibc
 /// foreign bytes are skipped when read.
 ///
 /// Safe to use from any thread (one lock around the file's offset and its writes).
-final class JournalMarkLog: Sendable {
+public final class JournalMarkLog: JournalMarkStore {
     private struct State {
         var descriptor: Int32
         /// Bytes written since the file was created or last reset.
@@ -45,9 +45,6 @@ final class JournalMarkLog: Sendable {
     let path: String
     private let state: Mutex<State>
     private let failureHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
-    /// Fault-injection point (tests only, through `UploadJournal.injectFaults(_:)`; nil in
-    /// production): a mark for which it answers true is not written, as on a failed `pwrite`.
-    private let injectedFault = Mutex<(@Sendable (JournalMark) -> Bool)?>(nil)
 
     /// Creates this process's mark file beside the journal and reserves its first chunk.
     ///
@@ -74,15 +71,8 @@ final class JournalMarkLog: Sendable {
     /// Sets what is called, once, when reserving more space failed (the reason in words).
     ///
     /// - Parameter handler: The handler; called on the thread that appended.
-    func setReservationFailureHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    public func setReservationFailureHandler(_ handler: @escaping @Sendable (String) -> Void) {
         failureHandler.withLock { $0 = handler }
-    }
-
-    /// Fault-injection point for tests (see `UploadJournal.injectFaults(_:)`).
-    ///
-    /// - Parameter decide: Whether a mark fails to be written; nil to inject nothing.
-    func injectFaults(_ decide: (@Sendable (JournalMark) -> Bool)?) {
-        injectedFault.withLock { $0 = decide }
     }
 
     /// Writes a mark. Returns once it is in the kernel's hands.
@@ -90,13 +80,12 @@ final class JournalMarkLog: Sendable {
     /// - Parameter mark: The mark.
     /// - Returns: Whether it was written; false when no reserved space is left or the write
     ///   failed (the file system turned read-only, say).
-    func append(_ mark: JournalMark) -> Bool {
+    public func append(_ mark: JournalMark) -> Bool {
         var record = [UInt8](repeating: 0, count: Self.recordSize)
         let (kind, job, attempt): (UInt8, Int64, Int) = switch mark {
         case let .bodyMayComplete(id, attempt): (1, id.rawValue, attempt)
         case let .succeeded(id): (2, id.rawValue, 0)
         }
-        if let decide = injectedFault.withLock({ $0 }), decide(mark) { return false }
         record[0] = kind
         record[1] = ~kind
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: attempt).littleEndian) { record.replaceSubrange(4..<8, with: $0) }
@@ -125,7 +114,7 @@ final class JournalMarkLog: Sendable {
     }
 
     /// The bytes written since the file was created or last reset.
-    var usedBytes: Int64 {
+    public var usedBytes: Int64 {
         state.withLock { $0.used }
     }
 
@@ -134,7 +123,7 @@ final class JournalMarkLog: Sendable {
     /// were written). The space stays reserved.
     ///
     /// - Parameter used: ``usedBytes`` as read then.
-    func reset(ifUsedIs used: Int64) {
+    public func reset(ifUsedIs used: Int64) {
         state.withLock { state in
             guard state.descriptor >= 0, state.used == used, used > 0 else { return }
             let zeros = [UInt8](repeating: 0, count: Int(used))

@@ -41,7 +41,7 @@ final class JournalWriter: Sendable {
     /// How soon a batch that could not be written is tried again.
     static let retryDelay = DispatchTimeInterval.seconds(1)
 
-    let journal: UploadJournal
+    let journal: any JournalStore
     private let queue = DispatchQueue(label: "ferry.uploading.journal")
     private let pending = Mutex(Pending())
     private let failed = Mutex(Failed())
@@ -52,7 +52,7 @@ final class JournalWriter: Sendable {
     /// - Parameters:
     ///   - journal: The journal.
     ///   - marker: Set (true) on the writer's queue, so a callback can tell it runs there.
-    init(journal: UploadJournal, marker: DispatchSpecificKey<Bool>? = nil) {
+    init(journal: any JournalStore, marker: DispatchSpecificKey<Bool>? = nil) {
         self.journal = journal
         if let marker { queue.setSpecific(key: marker, value: true) }
     }

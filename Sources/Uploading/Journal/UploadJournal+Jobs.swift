@@ -21,7 +21,6 @@ extension UploadJournal {
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then nothing was inserted.
     public func insertIDs(_ specs: [UploadJobSpec]) throws(UploadError) -> [UploadJobID] {
         guard !specs.isEmpty else { return [] }
-        try failIfInjected(.insert(count: specs.count))
         let now = Date().timeIntervalSince1970
         do {
             return try database.write { connection in
@@ -44,7 +43,6 @@ extension UploadJournal {
     /// - Parameter changes: Row updates and deletions.
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)`; then none was applied.
     public func apply(_ changes: [JournalChange]) throws(UploadError) {
-        try failIfInjected(.apply(changes))
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         do {

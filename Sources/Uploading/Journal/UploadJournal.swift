@@ -2,7 +2,6 @@ import FileSystem
 import FoundationEssentials
 import Multipart
 import SQLiteDatabase
-import Synchronization
 import Glibc
 
 /// The queue's journal: one SQLite row per job (spec, state, attempts and their history, last
@@ -18,7 +17,7 @@ import Glibc
 /// Recording a change is an `UPDATE` of one row by primary key, so its cost does not grow with
 /// the queue; batches of changes share one transaction. All methods are safe to call from any
 /// thread (the connection's `SQLiteQueue` serialises them).
-public final class UploadJournal: Sendable {
+public final class UploadJournal: JournalStore {
     /// The database file's path.
     public let path: String
     /// Whose jobs this handle inserts and restores (rows written before clients were recorded
@@ -28,13 +27,9 @@ public final class UploadJournal: Sendable {
     let database: SQLiteQueue
     let lock: JournalLock
     /// This process's write-ahead marks (`JournalMarkLog`).
-    let marks: JournalMarkLog
+    public let marks: JournalMarkLog
     /// The database file's device and inode when it was opened, to tell that it was removed.
     let identity: FileIdentity
-    /// Fault-injection point (tests only; nil in production, and nothing outside the tests sets
-    /// it): asked before each insert and each batch of changes, which fails as a full disk would
-    /// fail it when it answers true. See ``injectFaults(_:)``.
-    let injectedFault = Mutex<(@Sendable (JournalFaultPoint) -> Bool)?>(nil)
 
     /// Opens (creating if needed) the journal at `path`.
     ///
@@ -101,35 +96,13 @@ public final class UploadJournal: Sendable {
         do { try database.close() } catch { throw .journalFailed(reason: .writeFailed(message: "\(error)")) }
     }
 
-    /// Fault-injection point for tests (`@testable import`): from now on every write the
-    /// journal makes — the queueing insert, a batch of row changes, a write-ahead mark — first
-    /// asks `decide`, and fails with `journalFailed(reason: .writeFailed)` (a mark: is not
-    /// written) when it answers true. Nil, as in production, writes everything.
-    ///
-    /// - Parameter decide: Whether the write at that step fails; nil to inject nothing.
-    func injectFaults(_ decide: (@Sendable (JournalFaultPoint) -> Bool)?) {
-        injectedFault.withLock { $0 = decide }
-        if let decide {
-            marks.injectFaults { mark in decide(.mark(mark)) }
-        } else {
-            marks.injectFaults(nil)
-        }
-    }
-
-    /// Throws the injected fault for `point`, if one is set and says so.
-    func failIfInjected(_ point: JournalFaultPoint) throws(UploadError) {
-        guard let decide = injectedFault.withLock({ $0 }), decide(point) else { return }
-        throw .journalFailed(reason: .writeFailed(message: "injected fault (\(point))"))
-    }
-
     /// Tries whether a journal that failed can be written again, in both the places it writes:
     /// a mark's worth of zeros where the next mark goes (a mark log's reader skips zeros), and a
     /// row of the `form_state` table rewritten (a SQLite transaction, which needs room in the
     /// write-ahead log).
     ///
     /// - Throws: `UploadError.journalFailed(reason: .writeFailed)` while it cannot be.
-    func probe() throws(UploadError) {
-        try failIfInjected(.probe)
+    public func probe() throws(UploadError) {
         guard marks.probe() else {
             throw .journalFailed(reason: .writeFailed(message: "cannot write the journal's marks in \(marks.path)"))
         }
@@ -140,7 +113,7 @@ public final class UploadJournal: Sendable {
     /// since SQLite would go on writing to a removed file that no later run can read.
     ///
     /// - Throws: `UploadError.journalFailed(reason: .removed)`.
-    func checkStillInPlace() throws(UploadError) {
+    public func checkStillInPlace() throws(UploadError) {
         guard let now = Self.identity(of: path), now == identity else { throw .journalFailed(reason: .removed(path: path)) }
     }
 

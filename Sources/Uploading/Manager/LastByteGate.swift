@@ -22,7 +22,7 @@ final class LastByteGate: Sendable {
     }
 
     private let mark: JournalMark
-    private let marks: JournalMarkLog?
+    private let marks: (any JournalMarkStore)?
     private let position = Mutex(Position.open)
 
     /// Creates an open gate for an attempt.
@@ -31,7 +31,7 @@ final class LastByteGate: Sendable {
     ///   - id: The job.
     ///   - attempt: The attempt.
     ///   - marks: Where the mark goes; nil without a journal.
-    init(job id: UploadJobID, attempt: Int, marks: JournalMarkLog?) {
+    init(job id: UploadJobID, attempt: Int, marks: (any JournalMarkStore)?) {
         self.mark = .bodyMayComplete(id, attempt: attempt)
         self.marks = marks
     }

@@ -32,7 +32,7 @@ public final class UploadManager: @unchecked Sendable {
     /// The settings the manager was created with (limits may change later).
     public let configuration: UploadQueueConfiguration
     /// The journal, if the queue is persisted.
-    public let journal: UploadJournal?
+    public let journal: (any JournalStore)?
 
     /// How many new jobs ``enqueue(_:)-([UploadJobSpec])`` turns into queue entries and events at a time.
     static let enqueueSliceSize = 1024
@@ -114,7 +114,7 @@ public final class UploadManager: @unchecked Sendable {
     public init(
         configuration: UploadQueueConfiguration = UploadQueueConfiguration(),
         transport: any UploadTransport,
-        journal: UploadJournal? = nil,
+        journal: (any JournalStore)? = nil,
         scheduler: any UploadScheduler = DispatchUploadScheduler(),
         formBuilder: FormBuilder = FormBuilder(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
@@ -227,7 +227,7 @@ public final class UploadManager: @unchecked Sendable {
         var sending: [UploadJob] = []
         var left: [UploadJob] = []
         let machine = rootQueue.sync { self.machine }
-        for var job in try journal.takeOverRestorableJobs() {
+        for var job in try journal.takeOverRestorableJobs(keepingCancelled: false) {
             if job.state == .failed {
                 let resendable = job.mayHaveArrived ? machine.mayResendUnanswered(job) : job.lastError?.isRetryable ?? false
                 guard resendable else {

@@ -60,7 +60,7 @@ final class ManagerHarness: Sendable {
         limit: Int = 4,
         retry: RetryPolicy = RetryPolicy(),
         transport: FakeTransport = FakeTransport(),
-        journal: UploadJournal? = nil,
+        journal: (any JournalStore)? = nil,
         jitter: Double = 0
     ) {
         self.transport = transport
