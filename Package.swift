@@ -198,6 +198,7 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "TestSupport"]),
         .testTarget(name: "FerryConfigTests", dependencies: ["FerryConfig", "Uploading", "Multipart", "TestSupport"]),
         .testTarget(name: "TextFormatTests", dependencies: ["TextFormat"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

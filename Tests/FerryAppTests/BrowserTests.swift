@@ -97,4 +97,19 @@ struct BrowserRefreshTests {
         app.type("a")
         #expect(app.state.browser.selection.count == 3)
     }
+
+    @Test("a folder part of which is selected looks partly selected, with a count; one selected whole shows ✓")
+    func partlySelectedFolder() {
+        var app = AppHarness(directories: AppUpdateTests.tree)
+        app.collections["/data/photos"] = FileCollection(directory: "/data/photos", files: [
+            QueuedFile(path: "/data/photos/a.png", size: 10, modificationTimeNanoseconds: 0),
+            QueuedFile(path: "/data/photos/b.png", size: 20, modificationTimeNanoseconds: 0),
+        ])
+        app.type("j ")
+        #expect(app.screen().lines().contains { $0.hasPrefix("✓ photos/") })
+        app.type("kl ")
+        app.press(.backspace)
+        let row = app.screen().lines().first { $0.contains("photos/") } ?? ""
+        #expect(row.hasPrefix("◐ photos/ (1 selected)"), "\(row)")
+    }
 }

@@ -15,14 +15,14 @@ struct QueueFilterTests {
     /// report (cancelled), Photo-4 (failed).
     static func app() -> AppHarness {
         let jobs = [
-            UploadJob(id: 1, spec: SmallerThingsTests.spec("photo-1.jpg"), state: .failed, attempts: 1, lastError: refused),
-            UploadJob(id: 2, spec: SmallerThingsTests.spec("photo-2.jpg"), state: .succeeded, attempts: 1),
-            UploadJob(id: 3, spec: SmallerThingsTests.spec("notes.txt"), state: .failed, attempts: 1, lastError: refused),
-            UploadJob(id: 4, spec: SmallerThingsTests.spec("photo-3.jpg"), state: .queued),
-            UploadJob(id: 5, spec: SmallerThingsTests.spec("report.pdf"), state: .cancelled, attempts: 1),
-            UploadJob(id: 6, spec: SmallerThingsTests.spec("Photo-4.jpg"), state: .failed, attempts: 1, lastError: refused),
+            UploadJob(id: 1, spec: AppFixtures.spec("photo-1.jpg"), state: .failed, attempts: 1, lastError: refused),
+            UploadJob(id: 2, spec: AppFixtures.spec("photo-2.jpg"), state: .succeeded, attempts: 1),
+            UploadJob(id: 3, spec: AppFixtures.spec("notes.txt"), state: .failed, attempts: 1, lastError: refused),
+            UploadJob(id: 4, spec: AppFixtures.spec("photo-3.jpg"), state: .queued),
+            UploadJob(id: 5, spec: AppFixtures.spec("report.pdf"), state: .cancelled, attempts: 1),
+            UploadJob(id: 6, spec: AppFixtures.spec("Photo-4.jpg"), state: .failed, attempts: 1, lastError: refused),
         ]
-        var app = SmallerThingsTests.app(jobs)
+        var app = AppFixtures.app(jobs)
         jobs.forEach { app.engine.adopt($0) }
         return app
     }
@@ -30,7 +30,7 @@ struct QueueFilterTests {
     @Test("the filter parses names and is: words; a state is named by any beginning of its name")
     func parsing() {
         let row = { (state: UploadJobState, name: String) in
-            QueueRow(UploadJob(id: 1, spec: SmallerThingsTests.spec(name), state: state, attempts: 1))
+            QueueRow(UploadJob(id: 1, spec: AppFixtures.spec(name), state: state, attempts: 1))
         }
         #expect(QueueFilter("").isEmpty)
         #expect(QueueFilter("PHOTO").matches(row(.queued, "photo-1.jpg")))
@@ -42,7 +42,7 @@ struct QueueFilterTests {
         #expect(QueueFilter("my file").matches(row(.queued, "my file.txt")), "the words are looked for together")
         let unknown = QueueFilter("is:broken")
         #expect(unknown.unknownStates == ["is:broken"] && !unknown.matches(row(.failed, "a")))
-        let held = QueueRow(UploadJob(id: 1, spec: SmallerThingsTests.spec("a"), state: .queued, isHeld: true))
+        let held = QueueRow(UploadJob(id: 1, spec: AppFixtures.spec("a"), state: .queued, isHeld: true))
         #expect(QueueFilter("is:held").matches(held) && !QueueFilter("is:held").matches(row(.queued, "a")))
     }
 
@@ -127,16 +127,16 @@ struct QueueFilterTests {
         app.type("k")
         #expect(app.state.queue.current?.id == 3)
         // photo-1, before the cursor, is retried: it leaves, the cursor stays on notes.
-        app.send(.uploadEventReceived(.queued(UploadJob(id: 1, spec: SmallerThingsTests.spec("photo-1.jpg"), state: .queued, attempts: 1))))
+        app.send(.uploadEventReceived(.queued(UploadJob(id: 1, spec: AppFixtures.spec("photo-1.jpg"), state: .queued, attempts: 1))))
         #expect(app.state.queue.shown == [3, 6])
         #expect(app.state.queue.current?.id == 3)
         // photo-3 fails: it comes in between, in queue order; the cursor stays.
-        app.send(.uploadEventReceived(.failed(UploadJob(id: 4, spec: SmallerThingsTests.spec("photo-3.jpg"), state: .failed,
+        app.send(.uploadEventReceived(.failed(UploadJob(id: 4, spec: AppFixtures.spec("photo-3.jpg"), state: .failed,
                                                         attempts: 1, lastError: Self.refused), reason: Self.refused)))
         #expect(app.state.queue.shown == [3, 4, 6])
         #expect(app.state.queue.current?.id == 3)
         // A new job never fails at once: a queued one stays out of is:failed.
-        app.send(.uploadEventReceived(.queued(UploadJob(id: 7, spec: SmallerThingsTests.spec("late.jpg")))))
+        app.send(.uploadEventReceived(.queued(UploadJob(id: 7, spec: AppFixtures.spec("late.jpg")))))
         #expect(app.state.queue.shown == [3, 4, 6])
         app.send(.uploadEventReceived(.removed(3)))
         #expect(app.state.queue.shown == [4, 6])
