@@ -15,18 +15,17 @@ struct JobsCommandTests {
         try TestFile.write(Array("alpha".utf8), to: work + "/a.txt")
         try TestFile.write(Array("beta!".utf8), to: work + "/b.txt")
         let state = dir.path("state")
-        var down: RefusingPort? = try RefusingPort()
-        let port = try #require(down?.port)
-        let first = try FerryProcess(["send", "--retry", "0", "--url", "http://127.0.0.1:\(port)/upload", "a.txt", "./b.txt"],
-                                     stateHome: state, currentDirectory: work)
-        #expect(try await first.exitStatus() == 1, "nothing listens: both fail, to be resumed")
-        let jobs = try FerryProcess(["jobs", "--json"], stateHome: state, currentDirectory: "/")
-        #expect(try await jobs.exitStatus() == 0)
-        let paths = jobs.jsonEvents.compactMap { $0["path"] as? String }
-        #expect(Set(paths) == [work + "/a.txt", work + "/b.txt"], "journaled absolute: \(jobs.outputLines)")
-        down = nil
-        // The same URL, now served: the journaled jobs go to the receiver on the port let go.
-        try await withRunningReceiver(ReceiverConfiguration(port: port, directory: dir.path("received"))) { _ in
+        // Each file's first attempt is answered 500 (`--retry 0`: failed, a retry can mend it), so
+        // the same URL serves both runs and no port has to be let go and taken again.
+        let configuration = ReceiverConfiguration(port: 0, directory: dir.path("received"), faults: FaultPlan(failFirst: 1))
+        try await withRunningReceiver(configuration) { server in
+            let first = try FerryProcess(["send", "--retry", "0", "--url", server.baseURL + "/upload", "a.txt", "./b.txt"],
+                                         stateHome: state, currentDirectory: work)
+            #expect(try await first.exitStatus() == 1, "both answered 500: failed, to be resumed")
+            let jobs = try FerryProcess(["jobs", "--json"], stateHome: state, currentDirectory: "/")
+            #expect(try await jobs.exitStatus() == 0)
+            let paths = jobs.jsonEvents.compactMap { $0["path"] as? String }
+            #expect(Set(paths) == [work + "/a.txt", work + "/b.txt"], "journaled absolute: \(jobs.outputLines)")
             let resume = try FerryProcess(["send", "--resume"], stateHome: state, currentDirectory: "/")
             #expect(try await resume.exitStatus() == 0, "\(resume.outputLines) \(resume.errorText)")
             #expect(resume.outputLines.last?.hasPrefix("2 succeeded, 0 failed") == true, "\(resume.outputLines)")
