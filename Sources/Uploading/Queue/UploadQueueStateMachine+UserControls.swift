@@ -181,24 +181,19 @@ extension UploadQueueStateMachine {
             let flight = leave(record, &actions)
             record.job.progress.bytesPerSecond = nil
             record.job.progress.estimatedTimeRemaining = nil
-            if let flight {
-                if flight.bodyMayHaveCompleted {
-                    let error = UploadError.transferFailed(reason: .stoppedAfterSending)
-                    record.job.lastError = error
-                    endAttempt(&record, flight, .interrupted, error: error.description)
-                    if mayResendUnanswered(record.job) {
-                        enterWaiting(&record)
-                        jobs[id] = record
-                        actions.append(.persist(.update(record.job, includingSpec: false)))
-                        actions.append(.emit(.queued(record.job)))
-                        continue
-                    }
+            if let flight, flight.bodyMayHaveCompleted {
+                let error = UploadError.transferFailed(reason: .stoppedAfterSending)
+                record.job.lastError = error
+                endAttempt(&record, flight, .interrupted, error: error.description)
+                // Waits with that error where the server can settle it; fails otherwise.
+                if !mayResendUnanswered(record.job) {
                     enter(.finished(.failed), &record)
                     jobs[id] = record
                     actions.append(.persist(.update(record.job, includingSpec: false)))
                     actions.append(.emit(.failed(record.job, reason: error)))
                     continue
                 }
+            } else if let flight {
                 endAttempt(&record, flight, .interrupted)
             }
             enterWaiting(&record)
