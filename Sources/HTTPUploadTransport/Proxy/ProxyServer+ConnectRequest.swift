@@ -9,7 +9,7 @@ extension ProxyServer {
     ///   - port: The server's port.
     /// - Returns: The request's head, ending with its empty line.
     func connectRequest(toHost host: String, port: Int) -> String {
-        let authority = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let authority = Self.authority(host: host, port: port)
         var request = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
         if let authorization { request += "Proxy-Authorization: \(authorization)\r\n" }
         return request + "\r\n"

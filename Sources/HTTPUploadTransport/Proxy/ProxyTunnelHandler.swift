@@ -47,7 +47,7 @@ final class ProxyTunnelHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The server as error texts name it: `host:port`.
     private var target: String {
-        "\(targetHost.contains(":") ? "[\(targetHost)]" : targetHost):\(targetPort)"
+        ProxyServer.authority(host: targetHost, port: targetPort)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

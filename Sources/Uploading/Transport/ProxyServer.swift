@@ -75,6 +75,17 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// `host:port` (the host in brackets when it is an IPv6 address), without credentials: what
     /// the interface shows and error texts name.
     public var address: String {
+        Self.authority(host: host, port: port)
+    }
+
+    /// `host:port`, an IPv6 address in brackets: a `CONNECT` request's target, and a server or
+    /// proxy as error texts name it.
+    ///
+    /// - Parameters:
+    ///   - host: A host name or address (an IPv6 one without brackets).
+    ///   - port: The port.
+    /// - Returns: The authority.
+    package static func authority(host: String, port: Int) -> String {
         "\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
