@@ -1,9 +1,9 @@
 import TerminalUI
 import TextFormat
 
-/// The `?` help screen: every binding of the key-binding table once, in sections (everywhere,
-/// moving in lists, each pane, then the text fields' keys from ``ModalKeys``). Sections are packed into as many columns as the width
-/// holds, never split across two; when they do not fit the height the screen scrolls.
+/// The `?` help screen: every binding of the key-binding table once, in its sections
+/// (``KeyHelpSection/all``). Sections are packed into as many columns as the width holds, never
+/// split across two; when they do not fit the height the screen scrolls.
 struct HelpScreen: Widget {
     /// The state, for the bindings' enabled state and the scroll offset.
     let state: AppState
@@ -45,27 +45,8 @@ struct HelpScreen: Widget {
         Block().inner(area).inset(horizontal: 1, vertical: 0)
     }
 
-    /// One section: a heading and its bindings.
-    private struct Section: Sendable {
-        var title: String
-        var bindings: [KeyBinding]
-        /// Rows it takes: the heading and one per binding.
-        var height: Int { bindings.count + 1 }
-    }
-
-    /// The sections, each binding once; movement keys (the same in every list) in their own.
-    private static let sections: [Section] = {
-        let listed = KeyBindings.all.filter(\.isListedInHelpScreen)
-        let moves = listed.filter { $0.pane == .files && KeyBindings.isMovement($0.action) }
-        var sections = [Section(title: "Everywhere", bindings: listed.filter { $0.pane == nil }),
-                        Section(title: "Moving in lists", bindings: moves)]
-        for pane in Pane.allCases {
-            sections.append(Section(title: pane.title,
-                                    bindings: listed.filter { $0.pane == pane && !KeyBindings.isMovement($0.action) }))
-        }
-        sections.append(Section(title: "Text fields", bindings: ModalKeys.formEditor))
-        return sections
-    }()
+    /// The sections, each binding once (``KeyHelpSection/all``).
+    private static let sections = KeyHelpSection.all
 
     /// Sections packed into columns: the section indices of each column, the widths, and the
     /// rows the tallest column takes.
@@ -82,7 +63,8 @@ struct HelpScreen: Widget {
         let descriptionWidth = bindings.map { DisplayWidth.of($0.description) }.max() ?? 0
         let columnWidth = max(labelWidth + descriptionWidth, sections.map { DisplayWidth.of($0.title) }.max() ?? 0)
         let columnCount = max(1, (area.width + gap) / (columnWidth + gap))
-        let heights = sections.map(\.height)
+        // A section takes its heading's row and one per binding.
+        let heights = sections.map { $0.bindings.count + 1 }
         // The shortest height at which the sections, in order and whole, need at most the
         // columns there are.
         var height = heights.max() ?? 0
@@ -109,7 +91,7 @@ struct HelpScreen: Widget {
         return columns
     }
 
-    private func lines(of section: Section, labelWidth: Int) -> [TextLine] {
+    private func lines(of section: KeyHelpSection, labelWidth: Int) -> [TextLine] {
         [TextLine(section.title, style: Theme.heading)] + section.bindings.map { binding in
             let style = binding.whyDisabled(state) == nil ? Style.plain : Theme.dim
             return TextLine([Span(DisplayWidth.pad(binding.label, toWidth: labelWidth), style: Theme.heading.patched(with: style)),
