@@ -9,7 +9,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "cancel-soak",
-            dependencies: [.product(name: "Uploading", package: "Ferry")]
+            dependencies: [
+                .product(name: "UploadModel", package: "Ferry"), .product(name: "UploadEngine", package: "Ferry"),
+                .product(name: "UploadJournal", package: "Ferry"),
+            ]
         ),
         .executableTarget(
             name: "encode-benchmark",
@@ -17,7 +20,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "journal-benchmark",
-            dependencies: [.product(name: "Multipart", package: "Ferry"), .product(name: "Uploading", package: "Ferry")]
+            dependencies: [.product(name: "Multipart", package: "Ferry"),
+                           .product(name: "UploadModel", package: "Ferry"),
+                           .product(name: "UploadProtocols", package: "Ferry"),
+                           .product(name: "UploadEngine", package: "Ferry"),
+                           .product(name: "UploadJournal", package: "Ferry")],
         ),
         .executableTarget(
             name: "queue-memory-benchmark",
@@ -25,7 +32,7 @@ let package = Package(
                 .product(name: "FerryApp", package: "Ferry"),
                 .product(name: "FerryRuntime", package: "Ferry"),
                 .product(name: "TerminalUI", package: "Ferry"),
-                .product(name: "Uploading", package: "Ferry"),
+                .product(name: "UploadEngine", package: "Ferry"), .product(name: "UploadJournal", package: "Ferry"),
             ]
         ),
         .executableTarget(
@@ -34,7 +41,7 @@ let package = Package(
                 .product(name: "FerryApp", package: "Ferry"),
                 .product(name: "FerryRuntime", package: "Ferry"),
                 .product(name: "TerminalUI", package: "Ferry"),
-                .product(name: "Uploading", package: "Ferry"),
+                .product(name: "UploadModel", package: "Ferry"),
             ]
         ),
     ],

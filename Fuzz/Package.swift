@@ -34,17 +34,20 @@ let package = Package(
         // driving ExchangeStateMachine, TransferErrorMapping, KeepAliveHint, ProxyConnectAnswer.
         .executableTarget(name: "FuzzResponseHead", dependencies: [
             "FuzzSupport",
-            .product(name: "HTTPUploadTransport", package: "Ferry"), .product(name: "Uploading", package: "Ferry"),
+            .product(name: "HTTPUploadTransport", package: "Ferry"), .product(name: "UploadModel", package: "Ferry"),
             .product(name: "Multipart", package: "Ferry"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // curl -F syntax: CurlFormArgument.parse.
-        .executableTarget(name: "FuzzCurlForm", dependencies: ["FuzzSupport", .product(name: "Multipart", package: "Ferry")]),
+        .executableTarget(name: "FuzzCurlForm", dependencies: [
+            "FuzzSupport", .product(name: "Multipart", package: "Ferry"),
+        ]),
         // The journal's JSON columns: decode, and JournalJSON's writer round-trips.
         .executableTarget(name: "FuzzJournalJSON", dependencies: [
             "FuzzSupport",
-            .product(name: "Uploading", package: "Ferry"), .product(name: "Multipart", package: "Ferry"),
+            .product(name: "UploadModel", package: "Ferry"), .product(name: "UploadJournal", package: "Ferry"),
+            .product(name: "Multipart", package: "Ferry"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -50,12 +50,30 @@ if ! python3 -c 'import werkzeug, python_multipart, tusclient, tuspyserver, uvic
         uvicorn 'moto[server]' boto3
 fi
 
+# A run's failures, printed again at its end: a CI log shows only its tail, and the suite is
+# long. The run's own exit status is kept.
+tests_reporting_failures() {
+    local log status
+    log="$(mktemp)"
+    set +e
+    "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "---- what failed (the lines above, again):"
+        grep -a -E '✘|↳|error:|Fatal error|Crash' "$log" | cut -c1-1500 | head -n 60
+    fi
+    rm -f "$log"
+    return "$status"
+}
+
 swift build --build-tests
-swift test
+tests_reporting_failures swift test
 
 # The binary users install, linked as scripts/install.sh links it (scripts/release-flags.sh: the
 # Swift runtime and libstdc++ statically, lld, packed relocations): the whole suite again, against it.
 . scripts/release-flags.sh
 release_flags_for .build
 swift build "${release_flags[@]}" --product ferry
-FERRY_BINARY="$(swift build "${release_flags[@]}" --show-bin-path)/ferry" FERRY_BINARY_RELEASE=1 swift test --skip-build
+FERRY_BINARY="$(swift build "${release_flags[@]}" --show-bin-path)/ferry" FERRY_BINARY_RELEASE=1 \
+    tests_reporting_failures swift test --skip-build

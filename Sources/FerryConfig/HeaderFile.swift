@@ -1,6 +1,6 @@
 import Glibc
 import Multipart
-import Uploading
+import UploadModel
 
 /// Request headers read from a file, as curl (7.55 and later) reads `-H @FILE`: one
 /// `Name: value` per line, LF or CRLF line ends, blank lines and lines starting with `#`

@@ -1,5 +1,6 @@
 import Multipart
-import Uploading
+import JSON
+import UploadModel
 
 /// A presigned POST: the `{"url": …, "fields": {…}}` that boto3's `generate_presigned_post`
 /// and the AWS SDKs make for S3 and stores like it. The fields go out verbatim as text parts, in

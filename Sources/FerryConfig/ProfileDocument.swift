@@ -1,6 +1,7 @@
 import Multipart
 import TOML
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// `profiles.toml` as text, read and written with the `TOML` module; no file I/O
 /// (``ProfileStore`` does that).

@@ -2,7 +2,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import Multipart
-import Uploading
+import UploadModel
 
 /// `profiles.toml` on disk: `$XDG_CONFIG_HOME/ferry/profiles.toml`, by default
 /// `~/.config/ferry/profiles.toml`. Reading and writing only; the text is ``ProfileDocument``'s.

@@ -1,6 +1,6 @@
 import FileSystem
 import Multipart
-import Uploading
+import UploadModel
 
 /// Turns command-line style input (curl's `-F` and `-H`, positional files) into job specs.
 ///

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// Ferry's version, as `ferry --version` and every subcommand's `--version` print it.
 ///

@@ -3,7 +3,7 @@ import FerryConfig
 import FoundationEssentials
 import Glibc
 import Multipart
-import Uploading
+import UploadModel
 
 extension FormOptions {
     /// The profile `--profile` names, its `${NAME}` references expanded, or nil without `--profile`.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FerryConfig
 import Multipart
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// The form options `ferry` and `ferry send` share: where to send and what to send with each file.
 struct FormOptions: ParsableArguments {

@@ -13,7 +13,9 @@ import Multipart
 import NcursesBackend
 import Receiver
 import TerminalUI
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 /// `ferry`: the interactive interface — browse, pick files, set the form, watch the queue.
 struct Interface: AsyncParsableCommand {

@@ -2,7 +2,8 @@ import Glibc
 import Foundation
 import TestSupport
 import Testing
-import Uploading
+import UploadModel
+import UploadJournal
 
 /// The built `ferry` binary in tmux against a real `ferry serve` subprocess.
 @Suite("Interface end to end", .serialized, .timeLimit(.minutes(2)))

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
-import Uploading
+import UploadProtocols
 
 /// The interface (the built binary in tmux, as uid 65534) uploading with tus to a throttled
 /// `ferry serve`, killed with SIGKILL mid-upload and started again: the job comes back and goes

@@ -1,6 +1,6 @@
 import FerryApp
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// Jobs and an interface showing them, for tests of the Queue pane and the status line.
 enum AppFixtures {

@@ -1,7 +1,7 @@
 import FerryApp
 import Foundation
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// Drives an ``AppState`` with key messages and a fake engine, as the runtime would.
 struct AppHarness {

@@ -4,7 +4,7 @@ import Foundation
 import TerminalUI
 import Testing
 import TextFormat
-import Uploading
+import UploadModel
 
 @Suite("App update")
 struct AppUpdateTests {

@@ -5,7 +5,7 @@ import TerminalUI
 import Testing
 import TestSupport
 import TextFormat
-import Uploading
+import UploadModel
 
 @Suite("App view")
 struct AppViewTests {

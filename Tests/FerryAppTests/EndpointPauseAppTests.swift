@@ -3,7 +3,7 @@ import Foundation
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// An endpoint that pauses: refused credentials ask for the header in the Form's masked editor,
 /// and saving it sends the held uploads; a `Retry-After` counts down in the status line.

@@ -1,5 +1,5 @@
 import FerryApp
-import Uploading
+import UploadModel
 
 /// Stands in for the upload manager in model tests: turns the model's commands into the
 /// events a manager would report, without I/O.

@@ -2,7 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 @Suite("Footer and status line")
 struct FooterAndStatusTests {

@@ -1,7 +1,7 @@
 import FerryApp
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// The form's connection rows (proxy, redirects, TLS trust, client certificate): what they
 /// show, what Enter does, that queued jobs carry them, and that the proxy's password is saved

@@ -2,7 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// Editing the Form's rows: parameters, headers, secrets, and what `u` does with a bad row.
 @Suite("Editing the Form")

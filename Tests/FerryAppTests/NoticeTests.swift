@@ -2,7 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// What the status line says: notices, how long they stay, the queue's counters.
 @Suite("Notices and the status line")

@@ -2,7 +2,7 @@ import FerryApp
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// The Form's profile keys (`P` picks, `S` saves) and the request keys (`v` shows, `y` copies
 /// as curl), in the model: what each key asks the runtime for, and what the answer shows.

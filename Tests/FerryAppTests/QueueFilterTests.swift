@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 import Testing
 import TextFormat
-import Uploading
+import UploadModel
 
 /// The Queue pane's filter: by name and by state (`is:failed`), and the keys acting on what it
 /// shows.

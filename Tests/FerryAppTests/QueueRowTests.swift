@@ -2,7 +2,8 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
+import UploadEngine
 
 @Suite("Queue rows and details")
 struct QueueRowTests {

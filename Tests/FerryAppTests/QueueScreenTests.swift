@@ -2,7 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// The Queue pane as it reads, and the keys that act on the whole queue.
 @Suite("The Queue pane and the queue's controls")

@@ -2,7 +2,8 @@ import FerryApp
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// What the server answered, as the queue shows it: a JSON answer's link on the row, the answer
 /// indented in the details, an S3 error in words.

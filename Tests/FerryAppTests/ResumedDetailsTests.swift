@@ -2,7 +2,7 @@ import FerryApp
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 @Suite("A resumable request's details")
 struct ResumedDetailsTests {

@@ -3,7 +3,7 @@ import Foundation
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// `r` after fixing the form: the retry can take the form as it is now.
 @Suite("App update: retry with the form as it is now")

@@ -4,7 +4,7 @@ import Foundation
 import Multipart
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 @Suite("A tus job's details")
 struct TusDetailsTests {

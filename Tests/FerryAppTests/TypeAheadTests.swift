@@ -2,7 +2,7 @@ import FerryApp
 import Foundation
 import TerminalUI
 import Testing
-import Uploading
+import UploadModel
 
 /// Keys typed before the answers they depend on arrived: each acts on the state it was typed in.
 @Suite("App update: keys typed ahead of results")

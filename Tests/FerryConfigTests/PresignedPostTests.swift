@@ -1,6 +1,6 @@
 import FerryConfig
 import Testing
-import Uploading
+import UploadModel
 
 /// Reading presigned POST documents.
 @Suite("presigned POST documents")

@@ -3,7 +3,7 @@ import Foundation
 import Multipart
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
 
 /// `profiles.toml`: read, written and checked with the `TOML` module; secrets never written.
 @Suite("Endpoint profiles (profiles.toml)")

@@ -3,7 +3,8 @@ import Multipart
 import Testing
 import TestSupport
 import TextFormat
-import Uploading
+import JSON
+import UploadModel
 
 @Suite("ferry send's human output")
 struct HumanEventPrinterTests {

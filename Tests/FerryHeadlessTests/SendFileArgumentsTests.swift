@@ -2,7 +2,7 @@ import FerryHeadless
 import Foundation
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
 
 @Suite("ferry send's FILEs taken out before the parser")
 struct SendFileArgumentsTests {

@@ -6,7 +6,7 @@ import Foundation
 import Multipart
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
 
 @Suite("Directory reader")
 struct DirectoryReaderTests {

@@ -5,7 +5,9 @@ import Foundation
 import Multipart
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 @Suite("The engine command performer")
 struct EngineCommandPerformerTests {

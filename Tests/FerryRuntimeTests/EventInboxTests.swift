@@ -2,7 +2,7 @@ import Dispatch
 import FerryRuntime
 import Synchronization
 import Testing
-import Uploading
+import UploadModel
 
 @Suite("The event inbox")
 struct EventInboxTests {

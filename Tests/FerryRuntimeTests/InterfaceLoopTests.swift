@@ -6,7 +6,8 @@ import Synchronization
 import TerminalUI
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
+import UploadEngine
 
 @Suite("The interface loop on an in-memory terminal")
 struct InterfaceLoopTests {

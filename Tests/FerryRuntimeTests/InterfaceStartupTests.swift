@@ -3,7 +3,9 @@ import FerryRuntime
 import Foundation
 import Testing
 import TestSupport
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 /// The interface's start-up policy against a real journal in a scratch folder.
 @Suite("Interface start-up")

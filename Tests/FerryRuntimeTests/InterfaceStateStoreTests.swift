@@ -3,7 +3,8 @@ import FerryApp
 import Foundation
 import SQLiteDatabase
 import Testing
-import Uploading
+import UploadModel
+import UploadJournal
 
 @Suite("InterfaceStateStore")
 struct InterfaceStateStoreTests {

@@ -1,6 +1,6 @@
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// `ConnectionPoolStateMachine` without sockets: reuse, limits, waiting, fresh leases, closes
 /// in every place, HTTP/2 connections carrying several leases (GOAWAY, shutdown), and random

@@ -2,7 +2,7 @@ import NIOCore
 import NIOEmbedded
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// The HTTP/1.1 pipeline `ConnectionSetup.initialize` builds on `EmbeddedChannel` decides how a
 /// body's files are written: as file regions on plain TCP (a forwarding proxy's included), as

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import Glibc
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// The connection's handlers on NIO's `EmbeddedChannel`: frames read, bytes written, closes and
 /// timers in the order a test chooses.

@@ -1,7 +1,7 @@
 import Multipart
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// `ExchangeStateMachine` without a socket: each order in which a request's end, the response
 /// and the connection's close can arrive.

@@ -6,7 +6,7 @@ import NIOHTTP1
 import Synchronization
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// An exchange's body writes on NIO's `NIOAsyncTestingChannel` (the thread-safe `EmbeddedChannel`:
 /// the body is read on the pump's queue): on plain HTTP/1.1 a large file goes as file regions,

@@ -1,6 +1,6 @@
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// `HTTP2ConnectionStateMachine` without I/O: the first SETTINGS makes the connection ready, a
 /// later one changes its stream capacity, the idle timer runs only while no stream is open.

@@ -2,7 +2,7 @@ import Multipart
 import NIOCore
 import Testing
 @testable import HTTPUploadTransport
-import Uploading
+import UploadModel
 
 /// The server's `Keep-Alive: timeout=N` bounds how long Ferry keeps a connection unused.
 @Suite("Keep-Alive timeout hint")

@@ -1,6 +1,6 @@
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// The pool's key: what identifies a connection, not the whole options.
 @Suite("Pool endpoints")

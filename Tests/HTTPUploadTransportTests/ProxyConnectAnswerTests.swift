@@ -1,6 +1,6 @@
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// A proxy's answer to `CONNECT`, read from bytes as they arrive, and the error texts proxy
 /// failures show, without a socket.

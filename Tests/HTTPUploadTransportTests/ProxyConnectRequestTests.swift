@@ -1,6 +1,6 @@
 @testable import HTTPUploadTransport
 import Testing
-import Uploading
+import UploadModel
 
 @Suite("The CONNECT request to a proxy")
 struct ProxyConnectRequestTests {

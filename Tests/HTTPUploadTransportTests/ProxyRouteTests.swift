@@ -1,6 +1,6 @@
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// Which proxy a request goes through (`ConnectionOptions.proxy(for:)`, `ProxyRoute`), as curl
 /// chooses it, without a socket.

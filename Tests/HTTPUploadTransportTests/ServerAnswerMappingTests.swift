@@ -1,7 +1,7 @@
 import NIOHTTP2
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// `ServerAnswerMapping`: the answers that mean something else than they seem, without a server.
 @Suite("Server answer mapping")

@@ -1,7 +1,8 @@
 import Multipart
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
+@testable import UploadProtocols
 
 /// `TransferAttemptStateMachine` without a pool or a socket: every order in which an attempt's
 /// lease, exchange, cancel, re-send and redirect can arrive. Connections and pumps are names.

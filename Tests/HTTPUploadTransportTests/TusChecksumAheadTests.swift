@@ -4,7 +4,7 @@ import Multipart
 import Synchronization
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 /// `TusChecksumAhead` and `TusChunkChecksum`: one pass from the next chunk's start gives the
 /// `Upload-Checksum` at every candidate end, each the value of that range alone; a range no

@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import Testing
 @testable import HTTPUploadTransport
-@testable import Uploading
+@testable import UploadModel
 
 @Suite("The upload connection's socket options")
 struct UploadSocketOptionsTests {

@@ -14,7 +14,9 @@ import Dispatch
 import Foundation
 import SQLiteDatabase
 import TestSupport
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {

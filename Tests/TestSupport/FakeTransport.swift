@@ -1,7 +1,8 @@
 import Dispatch
 import Multipart
 import Synchronization
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// An `UploadTransport` that sends nothing: each request gets a scripted reply, and held
 /// requests stay in flight until the test resolves them. It records every request, cancels, and

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Uploading
+import UploadModel
+import UploadEngine
 
 /// An `UploadScheduler` whose clock moves only when a test advances it.
 ///

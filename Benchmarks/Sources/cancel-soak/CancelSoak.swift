@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 /// The cancel soak (issue 23; not a test, CI does not run it): FILES small files (100–300 bytes)
 /// at concurrency 8 through the real `UploadManager`, the real HTTP transport and a real journal,

@@ -1,7 +1,10 @@
 import Dispatch
 import Foundation
 import Multipart
-import Uploading
+import UploadModel
+import UploadProtocols
+import UploadEngine
+import UploadJournal
 
 /// The journal figure: queueing 10,000 jobs and recording their state changes (goal: under 2 s
 /// in all). Prints the journal alone (one insert transaction, then 20,000 state changes in

@@ -3,7 +3,8 @@ import FerryApp
 import FerryRuntime
 import Foundation
 import TerminalUI
-import Uploading
+import UploadEngine
+import UploadJournal
 
 /// The interface's queue-memory figure: the model and the engine as `ferry DIRECTORY` runs them,
 /// without a terminal. It opens DIRECTORY, selects every file (`a`), queues them (`u`) in an

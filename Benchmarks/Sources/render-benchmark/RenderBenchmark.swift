@@ -3,7 +3,7 @@ import FerryApp
 import FerryRuntime
 import Foundation
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The render figure: the time to build one frame of the Queue pane with 10,000 jobs (goal:
 /// at most 2 ms), at 120×40 and 200×60, with jobs in every state and the cursor mid-queue.

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Uploading
+@testable import UploadModel
+@testable import UploadJournal
 import FuzzSupport
 
 /// The journal's JSON columns on arbitrary bytes: `JSONDecoder` reads them as the journal does

@@ -3,7 +3,7 @@ import Multipart
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import Uploading
+import UploadModel
 import FuzzSupport
 
 /// The client's side of a response: arbitrary server bytes through the pipeline `ferry send`

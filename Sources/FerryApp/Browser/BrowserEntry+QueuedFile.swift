@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 extension BrowserEntry {
     /// The entry as a file to queue, if it is a regular file that can be read.

@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The file browser's state: the directory shown, how it is filtered and sorted, the cursor,
 /// and the files selected (which may lie in other directories).

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// The regular files found under a directory, for selecting a whole folder.
 public struct FileCollection: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 extension FormSettings {
     /// The upload engine's configuration for the interface: the form's concurrency and retries;

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// What the form says about requests: the part of the form saved in the journal.
 public struct FormSettings: Hashable, Sendable, Codable {

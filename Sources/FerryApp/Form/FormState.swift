@@ -1,6 +1,7 @@
 import Multipart
 import TerminalUI
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// The form pane's state: the settings, the cursor over its rows, the row being edited and
 /// whether secret header values are revealed.

@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The key-binding table of the interface.
 public enum KeyBindings {

@@ -1,5 +1,5 @@
 import Multipart
-import Uploading
+import UploadModel
 
 /// Something the runtime must do for the app model: I/O and engine calls. Results come back
 /// as ``AppMessage``s.

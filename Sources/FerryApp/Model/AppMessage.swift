@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// Something that happened, fed into ``AppState/update(_:)``: past-tense facts from the
 /// terminal, the file system and the upload engine.

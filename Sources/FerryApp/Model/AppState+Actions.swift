@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 extension AppState {
     /// Carries out a key binding's action (already known to be enabled).

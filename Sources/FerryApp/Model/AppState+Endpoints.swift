@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// Endpoints that pause (``UploadEvent/endpointPaused(_:_:)``): the status line shows them; one
 /// that refused the credentials asks for the header to change, in the Form's masked editor, and

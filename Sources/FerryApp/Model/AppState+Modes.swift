@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 extension AppState {
     /// What the keys answer right now: the one order in which dialogs, the quit's wait, the help

@@ -1,7 +1,7 @@
 import FileSystem
 import TerminalUI
 import Multipart
-import Uploading
+import UploadModel
 
 extension AppState {
     /// Opens the picker on the profiles read, or says there are none (and where they would be).

@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 extension AppState {
     /// Applies a message to the state and returns the commands the runtime must carry out.

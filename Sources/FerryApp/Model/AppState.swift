@@ -1,6 +1,6 @@
 import FoundationEssentials
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The whole state of the interactive interface, in the Elm style: changed only by
 /// ``update(_:)``, drawn by ``AppView/render(_:size:)``.

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// A question the interface is waiting for the user to answer.
 public enum Confirmation: Hashable, Sendable {

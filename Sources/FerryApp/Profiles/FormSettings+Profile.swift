@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 extension FormSettings {
     /// The settings with a profile loaded: each value the profile sets replaces the form's, the

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// A profile the picker lists: as the file has it, and either as requests use it (its `${NAME}`
 /// references expanded by the runtime) or why it cannot be used now.

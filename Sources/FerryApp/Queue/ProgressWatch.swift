@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// When each job in flight last moved a byte, and what that means for the speed shown: the
 /// engine reports progress only when bytes move, so a stalled transfer would keep its last rate

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// What the Queue pane's filter lets through: a case-insensitive part of the job's name, and
 /// `is:STATE` words that narrow it to jobs in those states.

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// One job as the queue pane keeps it: small, since the queue may hold 100,000 of them.
 ///

@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The queue pane's state: the jobs in the order they were queued, as the upload events
 /// describe them, the filter and the jobs it shows, the cursor, and the job whose details are

@@ -1,6 +1,6 @@
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
 
 /// Draws the interface: the `view` of the Elm loop.
 public enum AppView {

@@ -2,7 +2,8 @@ import FoundationEssentials
 import Multipart
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// The details view of one job: files, request summary, every attempt with how it ended, the
 /// last error and the response. Scrolls when it is taller than its area.

@@ -1,6 +1,6 @@
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
 
 /// The queue pane: a header and one row per job (only the visible rows are drawn), or the
 /// details of one job.

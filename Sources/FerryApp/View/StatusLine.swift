@@ -1,6 +1,6 @@
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
 
 /// The status line: the notice (for a few seconds) or the URL on the left; on the right the
 /// selection, the queue's counts in words (active ones over the concurrency) and how much has

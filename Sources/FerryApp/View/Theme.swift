@@ -1,5 +1,5 @@
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The interface's styles. Every meaning also reads in monochrome: the cursor row is reversed,
 /// headings are bold, marks and words carry what colour adds to.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
 
 extension UploadAttempt {
     /// One line of the details view: number, start time, how it ended, how far it got, how

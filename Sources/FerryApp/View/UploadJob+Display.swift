@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 extension UploadJob {
     /// The job's name: its file's last path component (displayable: bytes that are not UTF-8

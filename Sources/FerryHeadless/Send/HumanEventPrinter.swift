@@ -1,7 +1,8 @@
 import FileSystem
 import Multipart
 import TextFormat
-import Uploading
+import JSON
+import UploadModel
 
 /// `ferry send`'s human output: a line per finished, failed or retried job; on a terminal also a
 /// live line per active job, redrawn in place below them, and a summary at the end. An endpoint

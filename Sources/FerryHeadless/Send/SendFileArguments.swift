@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// Takes `ferry send`'s FILE arguments out of the argument list before swift-argument-parser
 /// sees them: it merges the input positions of a repeated positional value by value, which is

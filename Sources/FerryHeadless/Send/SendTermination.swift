@@ -2,7 +2,9 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
-import Uploading
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 /// Ends `ferry send` before its queue is done — on SIGINT, SIGTERM or SIGHUP, or when standard
 /// output can no longer be written — without losing a job: the manager is stopped (requests in

@@ -4,7 +4,7 @@ import FerryApp
 import Multipart
 import TerminalUI
 import TextFormat
-import Uploading
+import UploadModel
 
 /// Reads directories for the file browser: the file-system I/O behind the model's
 /// ``FerryApp/AppCommand/loadDirectory(_:focusName:)`` and ``FerryApp/AppCommand/collectFiles(_:includesHidden:)``,

@@ -1,6 +1,9 @@
 import FerryApp
 import FerryConfig
-import Uploading
+import UploadModel
+import UploadProtocols
+import UploadEngine
+import UploadJournal
 
 /// Carries out the interface's commands against the file system, the upload manager and the
 /// journal.

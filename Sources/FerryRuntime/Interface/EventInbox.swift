@@ -1,5 +1,5 @@
 import Synchronization
-import Uploading
+import UploadModel
 
 /// Upload events waiting for the interface loop: the manager's subscription appends from its
 /// queue, the loop drains on its thread.

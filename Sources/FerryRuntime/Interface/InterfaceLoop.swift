@@ -1,7 +1,7 @@
 import Dispatch
 import FerryApp
 import TerminalUI
-import Uploading
+import UploadModel
 
 /// The interface's event loop on one thread: keys, upload events and command answers in,
 /// commands out to a ``CommandWorker``, a frame drawn whenever the state changed.

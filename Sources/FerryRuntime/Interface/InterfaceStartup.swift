@@ -1,5 +1,6 @@
 import FerryApp
-import Uploading
+import UploadEngine
+import UploadJournal
 
 /// How the interface starts with what the journal holds: the start-up policy, out of the
 /// executable so it is tested.

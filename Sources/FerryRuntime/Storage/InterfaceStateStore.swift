@@ -1,5 +1,6 @@
 import FoundationEssentials
-import Uploading
+import UploadModel
+import UploadJournal
 
 /// What the interface remembers between runs — its form (`FormSettings`) and whether the user
 /// paused the queue — as JSON values under keys, in the `form_state` table of the upload

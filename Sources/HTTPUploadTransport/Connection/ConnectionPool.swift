@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Synchronization
-import Uploading
+import UploadModel
 
 /// Connections kept per endpoint and lent to one request at a time (HTTP/1.1) or to up to their
 /// stream capacity at once (HTTP/2, chosen by ALPN): carries out what `ConnectionPoolStateMachine`

@@ -4,7 +4,7 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import Uploading
+import UploadModel
 
 /// How one new connection of the pool is set up, from the TCP connection to the moment it can
 /// carry a request: through the proxy's `CONNECT` tunnel when the route has one, then the TLS

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
-import Uploading
+import UploadModel
 
 /// An open connection of the pool: its channel and what runs its exchanges — the connection's
 /// `ExchangeHandler` (HTTP/1.1, one exchange at a time), or a stream of its own per exchange

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOHTTP2
-import Uploading
+import UploadModel
 
 /// Sits behind `NIOHTTP2Handler` on an HTTP/2 connection and carries out what
 /// `HTTP2ConnectionStateMachine` makes of the connection's frames and streams: the server's

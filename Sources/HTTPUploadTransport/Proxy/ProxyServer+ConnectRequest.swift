@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 extension ProxyServer {
     /// The `CONNECT` request that asks the proxy for a tunnel to `host:port`, with `Host` and

@@ -1,5 +1,5 @@
 import NIOCore
-import Uploading
+import UploadModel
 
 /// The first handler of a connection to a proxy for an `https://` server: sends `CONNECT` as
 /// the connection becomes active, reads the proxy's answer (`ProxyConnectAnswer`) and

@@ -1,6 +1,7 @@
 import Multipart
 import Synchronization
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// One attempt of a request sent as a resumable upload (`ConnectionOptions.resumesUploads`,
 /// `--resumable`) on `HTTPTransport`: carries out what its `ResumableUploadStateMachine` decides,

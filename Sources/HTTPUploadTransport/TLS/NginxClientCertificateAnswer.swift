@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// Recognises how nginx answers a TLS client-certificate problem: with `ssl_verify_client on`
 /// it completes the handshake whatever the client sent, then answers every request with a

@@ -2,7 +2,7 @@ import FileSystem
 import Multipart
 import NIOSSL
 import Synchronization
-import Uploading
+import UploadModel
 
 /// The TLS client contexts made so far, one per `TLSIdentity`, each with the stamps (identity,
 /// size, modification time) of the files it was read from.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import NIOSSL
-import Uploading
+import UploadModel
 
 /// Makes the TLS client context for a job's `TLSIdentity`, as curl reads its options:
 /// the trusted authorities (`--cacert` file and `--capath` directory, together; the system's

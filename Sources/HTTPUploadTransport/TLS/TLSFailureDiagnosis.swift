@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// Explains a failed TLS handshake in the terms of `UploadError.TLSProblem`, without I/O: from
 /// the reasons BoringSSL gave (`CERTIFICATE_VERIFY_FAILED`, `TLSV1_ALERT_PROTOCOL_VERSION`…)

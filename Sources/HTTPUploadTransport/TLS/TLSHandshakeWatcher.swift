@@ -2,7 +2,7 @@ import NIOCore
 import NIOSSL
 import NIOTLS
 import Glibc
-import Uploading
+import UploadModel
 
 /// Sits behind `NIOSSLClientHandler` until the TLS handshake has ended: completes its promise
 /// when it succeeded (`TLSUserEvent.handshakeCompleted`, passed on first, so that the handlers

@@ -1,4 +1,4 @@
-import Uploading
+import UploadModel
 
 /// What decides a TLS client context, out of a job's `ConnectionOptions`: whether certificates
 /// are verified and against which authorities, the client certificate and its key, and the

@@ -1,7 +1,7 @@
 import Multipart
 import NIOCore
 import NIOHTTP1
-import Uploading
+import UploadModel
 
 /// Writing the request: the head's body from the `BodyPump`, one write in flight (a chunk, or on
 /// plain TCP a file region `sendfile` sends), the request's end with the last byte. Progress is

@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
 import Glibc
-import Uploading
+import UploadModel
 
 /// Failing an exchange: an error in words naming the host (`TransferErrorMapping`), a refused
 /// HTTP/2 stream (`ServerAnswerMapping`), the server's certificate for a TLS failure.

@@ -1,7 +1,7 @@
 import Multipart
 import NIOCore
 import NIOHTTP1
-import Uploading
+import UploadModel
 
 extension ExchangeHandler {
     /// One request to run.

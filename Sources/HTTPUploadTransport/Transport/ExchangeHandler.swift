@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-import Uploading
+import UploadModel
 
 /// The last handler of a pooled connection's pipeline: runs one exchange at a time through an
 /// `ExchangeStateMachine` — writes the head and the body (from a `BodyPump`, a chunk in flight

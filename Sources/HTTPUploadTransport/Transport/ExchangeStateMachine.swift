@@ -1,5 +1,5 @@
 import Multipart
-import Uploading
+import UploadModel
 
 /// One request and its response on one HTTP/1.1 connection, without I/O (NIO style): events
 /// from the socket in, `Action`s out.

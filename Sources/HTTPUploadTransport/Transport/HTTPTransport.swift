@@ -2,7 +2,8 @@ import Multipart
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// The real transport: HTTP/1.1 — or HTTP/2 over TLS when the server offers it (ALPN) — over
 /// SwiftNIO through Ferry's own connection pool, the multipart body streamed chunk by chunk

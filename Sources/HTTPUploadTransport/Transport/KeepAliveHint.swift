@@ -1,5 +1,5 @@
 import NIOCore
-import Uploading
+import UploadModel
 
 /// How long a connection may wait unused in the pool after an answer, given the server's
 /// `Keep-Alive: timeout=N` hint (sent by Node, Apache and others; nginx sends none).

@@ -1,5 +1,5 @@
 import NIOHTTP2
-import Uploading
+import UploadModel
 
 /// What a server's or a proxy's answer means when it is not what it seems, decided in one place
 /// (the handlers only gather the facts):

@@ -1,4 +1,5 @@
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// One attempt of `TransferExchange` without I/O (NIO style): the lease, the exchange, the
 /// cancel, the re-send and the redirect as events in, `Action`s out.

@@ -1,4 +1,4 @@
-import Uploading
+import UploadProtocols
 
 /// Whether a transfer of several requests (`TusTransfer`, `ResumableTransfer`) was asked to stop,
 /// and whether the stop also removes what the server keeps for resuming: the first request wins.

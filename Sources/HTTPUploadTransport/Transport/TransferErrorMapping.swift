@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
-import Uploading
+import UploadModel
 import Glibc
 
 /// Maps SwiftNIO's errors onto `UploadError.TransferReason`, in words that name the host and

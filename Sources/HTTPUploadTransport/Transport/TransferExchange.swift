@@ -2,7 +2,8 @@ import Multipart
 import NIOCore
 import NIOHTTP1
 import Synchronization
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// One attempt on `HTTPTransport`: leases a connection, runs the exchange on it, gives the
 /// connection back, and reports the outcome once — carrying out what its

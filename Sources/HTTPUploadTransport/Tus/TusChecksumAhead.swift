@@ -2,7 +2,7 @@ import Dispatch
 import FileSystem
 import Multipart
 import Synchronization
-import Uploading
+import UploadModel
 
 /// The `Upload-Checksum` of a tus upload's chunks, hashed one chunk ahead: while chunk N is on
 /// the wire, chunk N+1 (the range after it, which the server's answer most likely confirms) is

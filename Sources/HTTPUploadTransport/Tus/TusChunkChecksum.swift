@@ -2,7 +2,8 @@ import Crypto
 import FileSystem
 import FoundationEssentials
 import Multipart
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// The `Upload-Checksum` value of a chunk: `ALGORITHM base64(digest)` of a file's byte range,
 /// read in constant memory (256 KiB at a time), with the file's stamp checked as the body does.

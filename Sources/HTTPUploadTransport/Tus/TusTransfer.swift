@@ -2,7 +2,8 @@ import Dispatch
 import FileSystem
 import Multipart
 import Synchronization
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// One attempt of a tus upload on `HTTPTransport`: carries out what its `TusClientStateMachine`
 /// decides, each request a `TransferExchange` through the pool (so it gets the pool's

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Uploading
+import UploadModel
 
 /// A job ID as `ferry jobs` and `ferry send`'s `left` lines write it: `12` or `#12`.
 struct JobIDArgument: ExpressibleByArgument {

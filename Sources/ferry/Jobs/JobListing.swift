@@ -2,7 +2,8 @@ import FileSystem
 import Multipart
 import TerminalUI
 import TextFormat
-import Uploading
+import JSON
+import UploadModel
 
 /// How `ferry jobs` shows one journal job: a line for people, a JSON object for scripts.
 struct JobListing {

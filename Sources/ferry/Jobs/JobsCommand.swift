@@ -1,6 +1,6 @@
 import ArgumentParser
 import FerryHeadless
-import Uploading
+import UploadModel
 
 /// `ferry jobs`: the journal from the command line — list its jobs, send failed ones again,
 /// forget finished or failed ones (the interface's `r`, `x` and `d`, for scripts).

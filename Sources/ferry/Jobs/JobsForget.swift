@@ -1,6 +1,6 @@
 import ArgumentParser
 import FerryHeadless
-import Uploading
+import UploadJournal
 
 /// `ferry jobs forget`: deletes jobs from the journal.
 struct JobsForget: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import FerryHeadless
 import FoundationEssentials
 import Glibc
-import Uploading
+import UploadJournal
 
 /// `ferry jobs list` (the default of `ferry jobs`): one line per journal job.
 struct JobsList: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryHeadless
-import Uploading
+import UploadModel
+import UploadJournal
 
 /// `ferry jobs retry`: queues failed jobs again and sends them now, with the journal's other
 /// unfinished jobs, as `ferry send --resume` does.

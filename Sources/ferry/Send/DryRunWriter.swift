@@ -2,7 +2,8 @@ import FerryHeadless
 import FoundationEssentials
 import Glibc
 import Multipart
-import Uploading
+import UploadModel
+import UploadProtocols
 
 /// Writes the HTTP/1.1 request a job would send, head and streamed body, to a standard stream.
 struct DryRunWriter {

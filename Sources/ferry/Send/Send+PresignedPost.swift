@@ -4,7 +4,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import Multipart
-import Uploading
+import UploadModel
 
 extension Send {
     /// Refuses the options a presigned POST cannot go with: it names the URL, the method, the

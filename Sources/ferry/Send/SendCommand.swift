@@ -5,7 +5,9 @@ import FoundationEssentials
 import Glibc
 import HTTPUploadTransport
 import Multipart
-import Uploading
+import JSON
+import UploadModel
+import UploadProtocols
 
 /// `ferry send`: the upload engine without the interface, with curl-like options.
 struct Send: AsyncParsableCommand {

@@ -4,7 +4,8 @@ import Glibc
 import Multipart
 import TerminalUI
 import TextFormat
-import Uploading
+import JSON
+import UploadModel
 
 /// One line of `ferry send --json`: an event with the job's id, path, bytes, status and error
 /// where they apply; an endpoint's pause (`endpointPaused`: `endpoint`, `reason` — `credentials`

@@ -6,7 +6,10 @@ import FoundationEssentials
 import Glibc
 import HTTPUploadTransport
 import Multipart
-import Uploading
+import JSON
+import UploadModel
+import UploadEngine
+import UploadJournal
 
 /// Carries out `ferry send`: queues the jobs in the manager (with the journal), prints events
 /// and waits until the queue is idle. SIGINT, SIGTERM or SIGHUP aborts the requests in flight,
