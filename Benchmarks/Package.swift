@@ -10,6 +10,7 @@ let package = Package(
         .executableTarget(
             name: "cancel-soak",
             dependencies: [
+                .product(name: "HTTPUploadTransport", package: "Ferry"),
                 .product(name: "UploadModel", package: "Ferry"), .product(name: "UploadEngine", package: "Ferry"),
                 .product(name: "UploadJournal", package: "Ferry"),
             ]
@@ -20,11 +21,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "journal-benchmark",
-            dependencies: [.product(name: "Multipart", package: "Ferry"),
-                           .product(name: "UploadModel", package: "Ferry"),
-                           .product(name: "UploadProtocols", package: "Ferry"),
-                           .product(name: "UploadEngine", package: "Ferry"),
-                           .product(name: "UploadJournal", package: "Ferry")],
+            dependencies: [
+                .product(name: "Multipart", package: "Ferry"), .product(name: "UploadModel", package: "Ferry"),
+                .product(name: "UploadProtocols", package: "Ferry"), .product(name: "UploadEngine", package: "Ferry"),
+                .product(name: "UploadJournal", package: "Ferry"),
+            ]
         ),
         .executableTarget(
             name: "queue-memory-benchmark",
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "FerryRuntime", package: "Ferry"),
                 .product(name: "TerminalUI", package: "Ferry"),
                 .product(name: "UploadEngine", package: "Ferry"), .product(name: "UploadJournal", package: "Ferry"),
+                .product(name: "HTTPUploadTransport", package: "Ferry"),
             ]
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPUploadTransport
 import Synchronization
 import UploadModel
 import UploadEngine

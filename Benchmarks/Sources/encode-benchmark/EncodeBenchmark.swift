@@ -15,7 +15,7 @@ struct EncodeBenchmark {
             exit(2)
         }
         let path = arguments[2]
-        let chunkSize = arguments.count > 3 ? Int(arguments[3])! : MultipartBody.defaultChunkSize
+        let chunkSize = arguments.count > 3 ? Int(arguments[3])! : RequestBody.defaultChunkSize
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         var checksum: UInt8 = 0

@@ -2,6 +2,7 @@ import Dispatch
 import FerryApp
 import FerryRuntime
 import Foundation
+import HTTPUploadTransport
 import TerminalUI
 import UploadEngine
 import UploadJournal
