@@ -21,31 +21,26 @@ extension NginxServer {
     /// - Parameters:
     ///   - certificate: The server's certificate and key.
     ///   - listenParameters: `ssl`, or `ssl http2` to offer HTTP/2.
-    ///   - serverLines: More lines for the server block (client certificates, keep-alive limits).
+    ///   - clientAuthority: With one, a client certificate signed by it is required.
+    ///   - serverLines: More lines for the server block (keep-alive limits, body limits).
     ///   - httpLines: More lines for the `http { }` block (a `limit_req_zone` the server uses).
     ///   - logFormat: The access log's format, nil for `NginxServer`'s own.
     /// - Returns: The running server.
     package static func readingUploadsOverTLS(_ certificate: (certificate: String, key: String), listenParameters: String = "ssl",
-                                      serverLines: String = "", httpLines: String = "", logFormat: String? = nil) throws -> NginxServer {
-        try NginxServer(
+                                              clientAuthority: String? = nil, serverLines: String = "", httpLines: String = "",
+                                              logFormat: String? = nil) throws -> NginxServer {
+        let clientLines = clientAuthority.map { "ssl_verify_client on; ssl_client_certificate \($0);" } ?? ""
+        return try NginxServer(
             listenParameters: listenParameters,
             http: "server { listen unix:PREFIX/backend.sock; access_log off; location / { return 200 \"stored\\n\"; } }\n\(httpLines)",
             logFormat: logFormat,
             server: """
             ssl_certificate \(certificate.certificate);
             ssl_certificate_key \(certificate.key);
+            \(clientLines)
             \(serverLines)
             location /upload { proxy_pass http://unix:PREFIX/backend.sock; }
             """
         )
-    }
-
-    /// nginx with TLS on `certificate`; `/upload` is read whole (proxied to a second server block
-    /// on a Unix socket, which answers 200). With `clientAuthority`, a client certificate signed
-    /// by it is required.
-    package static func readingUploadsOverTLS(_ certificate: (certificate: String, key: String),
-                                              clientAuthority: String?) throws -> NginxServer {
-        let clientLines = clientAuthority.map { "ssl_verify_client on; ssl_client_certificate \($0);" } ?? ""
-        return try NginxServer.readingUploadsOverTLS(certificate, serverLines: clientLines)
     }
 }
