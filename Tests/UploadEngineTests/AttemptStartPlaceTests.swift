@@ -34,17 +34,16 @@ struct AttemptStartPlaceTests {
     /// Sends one job per path, one at a time, and returns, per job in order, whether its
     /// transport start ran in the manager's root queue's turn.
     private func startPlaces(startsFromAnyThread: Bool, paths: [String]) async throws -> [Bool] {
-        let rootKey = Mutex<DispatchSpecificKey<Bool>?>(nil)
+        let root = Mutex<RootTurn?>(nil)
         let onRootQueue = Mutex<[UploadJobID: Bool]>([:])
         let transport = FakeTransport(startsFromAnyThread: startsFromAnyThread) { request, _ in
-            let key = rootKey.withLock { $0 }
-            let here = key.map { DispatchQueue.getSpecific(key: $0) == true } ?? false
+            let here = root.withLock { $0 }?.isHeldHere ?? false
             onRootQueue.withLock { $0[request.jobID] = here }
             return .respond(status: 200)
         }
         let manager = UploadManager(configuration: .init(concurrencyLimit: 1), transport: transport,
                                     scheduler: ManualScheduler())
-        rootKey.withLock { $0 = manager.rootWaitsForQueueKey }
+        root.withLock { $0 = manager.root }
         let ids = try manager.enqueue(paths.map { Fixtures.spec($0) })
         let summary = await manager.waitUntilIdle()
         #expect(summary.succeeded == paths.count)

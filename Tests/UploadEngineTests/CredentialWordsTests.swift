@@ -43,7 +43,7 @@ struct CredentialWordsTests {
         harness.transport.respond(job: id, status: 401)
         harness.settle()
         let delivered = DispatchSemaphore(value: 0)
-        harness.manager.rootQueue.async { delivered.signal() }
+        harness.manager.root.async { delivered.signal() }
         delivered.wait()
         harness.settle()
         let pause = try #require(pauses.withLock { $0 }.first)

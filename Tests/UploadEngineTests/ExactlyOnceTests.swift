@@ -58,10 +58,10 @@ struct ExactlyOnceTests {
         let id = try harness.enqueue(1)[0]
         #expect(harness.transport.sendWholeBody(job: id))
         let blocked = DispatchSemaphore(value: 0)
-        harness.manager.rootQueue.async { blocked.wait() }
+        harness.manager.root.async { blocked.wait() }
         harness.manager.cancel(id)
-        // The answer comes behind the cancel: its thread waits for the queue's turn (the
-        // manager hears an outcome on the transport's thread), so it is not the test's.
+        // The answer comes behind the cancel: the turn being taken, it is handed to the root
+        // queue behind the cancel.
         let answered = DispatchGroup()
         DispatchQueue.global().async(group: answered) { harness.transport.respond(job: id, status: 201) }
         // The answer reached the transport (out of flight) before the queue hears the cancel.
@@ -83,10 +83,10 @@ struct ExactlyOnceTests {
         let id = try harness.enqueue(1)[0]
         #expect(transport.sendWholeBody(job: id))
         let blocked = DispatchSemaphore(value: 0)
-        harness.manager.rootQueue.async { blocked.wait() }
-        // The answer waits for the queue's turn on the transport's thread; once the fake has
-        // taken the request out of flight it is on its way, and the cancel comes (almost
-        // always) behind it. Either order must end in the success.
+        harness.manager.root.async { blocked.wait() }
+        // The answer is handed to the root queue (its turn is taken); once the fake has taken
+        // the request out of flight it is on its way, and the cancel comes (almost always)
+        // behind it. Either order must end in the success.
         let answered = DispatchGroup()
         DispatchQueue.global().async(group: answered) { transport.respond(job: id, status: 200) }
         while !transport.inFlight.isEmpty { usleep(100) }

@@ -50,12 +50,9 @@ final class JournalWriter: Sendable {
 
     /// Creates a writer.
     ///
-    /// - Parameters:
-    ///   - journal: The journal.
-    ///   - marker: Set (true) on the writer's queue, so a callback can tell it runs there.
-    init(journal: any JournalStore, marker: DispatchSpecificKey<Bool>? = nil) {
+    /// - Parameter journal: The journal.
+    init(journal: any JournalStore) {
         self.journal = journal
-        if let marker { queue.setSpecific(key: marker, value: true) }
     }
 
     /// Sets what is called (on the writer's queue) when writing starts failing — with the

@@ -21,7 +21,7 @@ extension UploadManager {
     }
 
     func run(_ event: (inout UploadQueueStateMachine) -> [UploadQueueStateMachine.Action]) {
-        dispatchPrecondition(condition: .onQueue(rootQueue))
+        assert(root.isHeldHere, "the manager's state outside the root's turn")
         perform(event(&machine))
     }
 
@@ -60,7 +60,7 @@ extension UploadManager {
             timers.removeValue(forKey: key)?.timer.cancel()
             timerGeneration += 1
             let generation = timerGeneration
-            let timer = scheduler.schedule(at: deadline, on: rootQueue) { [weak self] in
+            let timer = root.schedule(scheduler, at: deadline) { [weak self] in
                 self?.timerFired(key, generation: generation)
             }
             timers[key] = ActiveTimer(generation: generation, timer: timer)
@@ -73,6 +73,8 @@ extension UploadManager {
                 // now, before the success is shown (its event comes later in these actions).
                 // Should the row fail too, the success is still shown (the server has the file)
                 // and the attempt's `bodyMayComplete` mark keeps a restore from sending it again.
+                // Only ever on the root queue (`completed`): no event loop waits for the journal.
+                assert(root.mayWait, "an event loop would wait for the journal writer")
                 journalWriter?.waitUntilWritten()
             }
         case let .emit(event):

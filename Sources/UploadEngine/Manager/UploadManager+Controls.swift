@@ -9,13 +9,13 @@ extension UploadManager {
 
     /// Starts nothing new until `resume()`; transfers in flight go on.
     public func pause() {
-        rootQueue.async { self.run { $0.pause() } }
+        root.async { self.run { $0.pause() } }
     }
 
     /// Starts queued jobs again — unless the journal cannot be written, which is said again
     /// (`journalFailed`) instead.
     public func resume() {
-        rootQueue.async {
+        root.async {
             if let problem = self.journalProblem {
                 self.perform([.emit(.journalFailed(problem))])
                 return
@@ -27,7 +27,7 @@ extension UploadManager {
     /// Releases the jobs ``restore(holdingUnfinished:keepingCancelled:)`` held: they start as
     /// the limit allows (unless the queue is paused).
     public func releaseHeld() {
-        rootQueue.async { self.run { $0.releaseHeld() } }
+        root.async { self.run { $0.releaseHeld() } }
     }
 
     /// Gives new credentials for an endpoint that refused them (``EndpointPause/refusedCredentials``,
@@ -37,21 +37,21 @@ extension UploadManager {
     ///   - endpoint: The endpoint.
     ///   - header: The header that replaces the ones of its name.
     public func resumeEndpoint(_ endpoint: UploadEndpoint, replacingHeader header: HeaderField) {
-        rootQueue.async { self.run { $0.resumeEndpoint(endpoint, replacingHeader: header) } }
+        root.async { self.run { $0.resumeEndpoint(endpoint, replacingHeader: header) } }
     }
 
     /// Changes how many jobs may be in flight; lowering it aborts nothing.
     ///
     /// - Parameter limit: The new limit (at least 1).
     public func setConcurrencyLimit(_ limit: Int) {
-        rootQueue.async { self.run { $0.setConcurrencyLimit(limit) } }
+        root.async { self.run { $0.setConcurrencyLimit(limit) } }
     }
 
     /// Changes the retry policy for failures from now on.
     ///
     /// - Parameter policy: The policy.
     public func setRetryPolicy(_ policy: RetryPolicy) {
-        rootQueue.async { self.run { $0.setRetryPolicy(policy) } }
+        root.async { self.run { $0.setRetryPolicy(policy) } }
     }
 
     /// Cancels a job; an in-flight request is aborted at once.
@@ -62,7 +62,7 @@ extension UploadManager {
     /// the byte never goes: the connection is closed); after it, it "may have arrived" — unless
     /// the answer came first, which wins.
     public func cancel(_ id: UploadJobID) {
-        rootQueue.async {
+        root.async {
             // The attempt's history keeps when it began and what it wrote.
             self.hearBeginning(of: id)
             self.hearProgress(of: id)
@@ -74,7 +74,7 @@ extension UploadManager {
     /// Cancels every queued and in-flight job; in-flight requests are aborted at once, decided
     /// as ``cancel(_:)`` decides.
     public func cancelAll() {
-        rootQueue.async {
+        root.async {
             self.readTransfers()
             for id in self.transfers.keys.sorted() { self.closeGate(of: id) }
             self.run { $0.cancelAll() }
@@ -89,12 +89,12 @@ extension UploadManager {
     ///   - request: A spec whose URL, method, headers, fields and connection replace the job's
     ///     (the interface's form as it is now); nil sends the job as it was queued.
     public func retry(_ id: UploadJobID, request: UploadJobSpec? = nil) {
-        rootQueue.async {
+        root.async {
             guard let job = self.machine.job(id) else { return }
             self.retriesInPreparation += 1
             self.fileQueue.async {
                 let refreshed = Self.refreshedFiles(of: job)
-                self.rootQueue.async {
+                self.root.async {
                     self.run { $0.retry(id, refreshedFiles: refreshed, request: request) }
                     self.retryPrepared()
                 }
@@ -105,7 +105,7 @@ extension UploadManager {
     /// Retries every failed and cancelled job but those that may have arrived, re-capturing
     /// their files as `retry(_:)` does.
     public func retryFailedAndCancelled() {
-        rootQueue.async {
+        root.async {
             let jobs = self.machine.retriableTogether().compactMap { self.machine.job($0) }
             self.retriesInPreparation += 1
             self.fileQueue.async {
@@ -114,7 +114,7 @@ extension UploadManager {
                     if let files = Self.refreshedFiles(of: job) { refreshed[job.id] = files }
                 }
                 let files = refreshed
-                self.rootQueue.async {
+                self.root.async {
                     self.run { $0.retryFailedAndCancelled(refreshedFiles: files) }
                     self.retryPrepared()
                 }
@@ -126,12 +126,12 @@ extension UploadManager {
     ///
     /// - Parameter id: The job.
     public func remove(_ id: UploadJobID) {
-        rootQueue.async { self.run { $0.remove(id) } }
+        root.async { self.run { $0.remove(id) } }
     }
 
     /// Removes the succeeded jobs.
     public func clearSucceeded() {
-        rootQueue.async { self.run { $0.clearSucceeded() } }
+        root.async { self.run { $0.clearSucceeded() } }
     }
 
     /// Stops for shutdown: pauses, aborts in-flight requests and puts their jobs (and jobs
@@ -139,7 +139,7 @@ extension UploadManager {
     /// whole body was written fails as `stoppedAfterSending` (the server may have it). Follow
     /// with `flushJournal()` before exiting.
     public func stop() {
-        rootQueue.async {
+        root.async {
             self.readTransfers()
             for id in self.transfers.keys.sorted() { self.closeGate(of: id) }
             self.run { $0.stop() }
@@ -150,8 +150,7 @@ extension UploadManager {
     /// writer keeps it and tries again). With nothing in flight, the marks written ahead are
     /// then in the rows and are forgotten.
     public func flushJournal() {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
-        rootQueue.sync { absorbMarksIfNothingInFlight() }
+        root.sync { absorbMarksIfNothingInFlight() }
         journalWriter?.waitUntilWritten()
     }
 

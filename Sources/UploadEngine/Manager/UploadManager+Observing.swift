@@ -10,8 +10,7 @@ extension UploadManager {
     ///
     /// - Returns: The snapshot.
     public func snapshot() -> UploadQueueSnapshot {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
-        return rootQueue.sync { machine.snapshot }
+        return root.sync { machine.snapshot }
     }
 
     /// A copy of one job now.
@@ -19,8 +18,7 @@ extension UploadManager {
     /// - Parameter id: The job.
     /// - Returns: The job, or nil if there is no such job.
     public func job(_ id: UploadJobID) -> UploadJob? {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
-        return rootQueue.sync { machine.job(id) }
+        return root.sync { machine.job(id) }
     }
 
     /// Calls `handler` with every event from now on, in order, on `queue`: in batches, each the
@@ -41,14 +39,14 @@ extension UploadManager {
             return next
         }
         let queue = queue ?? DispatchQueue(label: "ferry.uploading.events")
-        rootQueue.async {
+        root.async {
             // Events gathered before the subscription are not its own.
             self.deliverGatheredEvents()
             self.subscribers[id] = Subscriber(queue: queue, handler: handler)
         }
         return UploadSubscription { [weak self] in
             guard let self else { return }
-            self.rootQueue.async {
+            self.root.async {
                 self.deliverGatheredEvents()
                 self.subscribers[id] = nil
             }
@@ -60,7 +58,7 @@ extension UploadManager {
     /// - Returns: The summary at that moment.
     public func waitUntilIdle() async -> UploadSummary {
         await withCheckedContinuation { continuation in
-            rootQueue.async {
+            root.async {
                 if self.machine.isIdle, self.retriesInPreparation == 0 {
                     continuation.resume(returning: self.machine.summary)
                 } else {
@@ -76,8 +74,7 @@ extension UploadManager {
     ///
     /// - Returns: The summary now.
     public func deliverEventsNow() -> UploadSummary {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
-        return rootQueue.sync {
+        return root.sync {
             deliverGatheredEvents()
             return machine.summary
         }
@@ -88,10 +85,10 @@ extension UploadManager {
     /// (tests).
     func waitForRootQueue() {
         for _ in 0..<3 {
-            rootQueue.sync {}
+            root.sync {}
             fileQueue.sync {}
         }
-        rootQueue.sync { deliverGatheredEvents() }
+        root.sync { deliverGatheredEvents() }
     }
 
 
@@ -114,7 +111,7 @@ extension UploadManager {
                 deliverGatheredEvents()
             } else if !deliveryScheduled {
                 deliveryScheduled = true
-                rootQueue.asyncAfter(deadline: .now() + Self.eventGathering) { self.deliverGatheredEvents() }
+                root.asyncAfter(deadline: .now() + Self.eventGathering) { self.deliverGatheredEvents() }
             }
             return
         }
@@ -143,7 +140,7 @@ extension UploadManager {
 
     /// Hands the gathered events to every subscriber, in one batch each.
     func deliverGatheredEvents() {
-        dispatchPrecondition(condition: .onQueue(rootQueue))
+        assert(root.isHeldHere, "the manager's state outside the root's turn")
         deliveryScheduled = false
         guard !undelivered.isEmpty else { return }
         let events = undelivered

@@ -30,7 +30,7 @@ extension UploadManager {
                     )
                     request.tusCheckpointed = { [weak self] checkpoint in
                         guard let self else { return }
-                        self.rootQueue.async {
+                        self.root.async {
                             let now = self.scheduler.now
                             self.run { $0.tusCheckpointed(id, attempt: attempt, checkpoint: checkpoint, now: now) }
                         }
@@ -38,7 +38,7 @@ extension UploadManager {
                     request.tusCheckpointWritten = { [weak self] written in
                         guard let self else { return written() }
                         // After the checkpoints reported before (the same serial queue), so their rows are submitted.
-                        self.rootQueue.async {
+                        self.root.async {
                             guard let journalWriter = self.journalWriter else { return written() }
                             journalWriter.writeNow(then: written)
                         }
@@ -53,14 +53,14 @@ extension UploadManager {
                     request.resumableUploadNamed = { [weak self] url in
                         guard let self, let checkpoint = ResumableCheckpoint(uploadURL: url, body: body) else { return }
                         // Written through at once: a kill from here on leaves the upload's URL to the next run.
-                        self.rootQueue.async {
+                        self.root.async {
                             self.run { $0.resumptionCheckpointed(id, attempt: attempt, checkpoint: checkpoint) }
                             self.journalWriter?.writeNow {}
                         }
                     }
                     request.resumableUploadResumed = { [weak self] offset in
                         guard let self else { return }
-                        self.rootQueue.async {
+                        self.root.async {
                             let now = self.scheduler.now
                             self.run { $0.resumableUploadResumed(id, attempt: attempt, at: offset, now: now); return [] }
                         }
@@ -74,7 +74,7 @@ extension UploadManager {
                 }
             } catch {
                 let now = scheduler.now
-                self.rootQueue.async { self.run { $0.transportFailed(id, attempt: attempt, error: error, now: now) } }
+                self.root.async { self.run { $0.transportFailed(id, attempt: attempt, error: error, now: now) } }
                 return
             }
             // A tus job's progress is the file's bytes the server confirmed. The root queue hears
@@ -112,22 +112,17 @@ extension UploadManager {
         }
     }
 
-    /// Hands a transfer's outcome to the root queue. Called from the transport's thread (an
-    /// event loop), it runs there, in the root queue's turn (`sync`): the next job's start is
-    /// then on its way — started right there when its files are local (`startsInRootQueueTurn`)
-    /// — without waking a thread of the root queue's for each file, which behind a slow server
-    /// cost a context switch per file. The root queue only takes short steps and
-    /// never waits for a transport (which **must not** block in `cancel()` or `bytesWritten`),
-    /// so the caller waits for those queued before it at most. Called on the root queue itself
-    /// (a transport answering a cancel at once) or on the journal writer's queue, which the root
-    /// queue may be waiting for (a tus attempt going on once its new upload URL is written), it
-    /// is queued instead.
+    /// Hands a transfer's outcome to the root's turn without ever waiting for it
+    /// (`RootTurn.runNowOrHandOver`). Heard on a transport's event loop while the turn is free and
+    /// nothing waits for it, the outcome is taken right there: the next job's start is then on its
+    /// way — started on that thread when its files are local (`startsInRootQueueTurn`) — without
+    /// waking a thread of the root queue's for each file, which behind a slow server cost a
+    /// context switch per file. While the turn is taken (a long step, the journal written through
+    /// for a success, a test holding it), or on the turn's own thread (a transport answering a
+    /// cancel at once), the outcome is handed to the root queue instead, behind the work already
+    /// there.
     func hear(_ result: Result<UploadResponse, UploadError>, of id: UploadJobID, attempt: Int) {
-        if DispatchQueue.getSpecific(key: rootWaitsForQueueKey) == true {
-            rootQueue.async { self.completed(id, attempt: attempt, result: result) }
-        } else {
-            rootQueue.sync { completed(id, attempt: attempt, result: result) }
-        }
+        root.runNowOrHandOver { self.completed(id, attempt: attempt, result: result) }
     }
 
     /// Closes the gate of a job's transfer before it is aborted, and tells the machine when the
@@ -159,7 +154,7 @@ extension UploadManager {
     /// progress passes; transports only count.
     func startProgressTick() {
         guard progressTick == nil else { return }
-        progressTick = scheduler.schedule(at: scheduler.now + configuration.progressInterval, on: rootQueue) { [weak self] in
+        progressTick = root.schedule(scheduler, at: scheduler.now + configuration.progressInterval) { [weak self] in
             guard let self else { return }
             self.progressTick = nil
             self.readTransfers()
@@ -201,8 +196,22 @@ extension UploadManager {
         run { $0.transportProgressed(id, attempt: transfer.attempt, bytesSent: written, now: now) }
     }
 
-    func completed(_ id: UploadJobID, attempt: Int, result: Result<UploadResponse, UploadError>) {
+    /// Tells the machine how an attempt ended. A 2xx is marked in the journal first
+    /// (`successMarked` nil); one that could not be marked has its row written through before the
+    /// success is shown — a wait for the journal writer, so it is handed to the root queue when the
+    /// turn was taken in passing, on an event loop.
+    func completed(
+        _ id: UploadJobID, attempt: Int, result: Result<UploadResponse, UploadError>, successMarked: Bool? = nil
+    ) {
         guard let transfer = transfers[id], transfer.attempt == attempt else { return }
+        var marked = true
+        if case let .success(response) = result, response.isSuccess, let journal {
+            marked = successMarked ?? journal.marks.append(.succeeded(id))
+            if !marked, !root.mayWait {
+                root.async { self.completed(id, attempt: attempt, result: result, successMarked: false) }
+                return
+            }
+        }
         hearBeginning(of: id)
         // A failed attempt records what it wrote; a success has sent the whole body.
         if case .failure = result { hearProgress(of: id) }
@@ -211,7 +220,7 @@ extension UploadManager {
         let now = scheduler.now
         switch result {
         case let .success(response):
-            if response.isSuccess, let journal, !journal.marks.append(.succeeded(id)) {
+            if !marked {
                 // Written ahead, the success is known before it is shown; unmarked, its row is
                 // written before (`execute(.persist)`) and, the journal failing, nothing new
                 // starts — paused before the success below could start the next job.

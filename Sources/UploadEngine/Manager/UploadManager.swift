@@ -25,9 +25,8 @@ import UploadProtocols
 /// subscription.cancel()
 /// ```
 public final class UploadManager: @unchecked Sendable {
-    // @unchecked Sendable: every `var` below is read and written only on `rootQueue`, a serial
-    // queue that serves as their lock (asserted by `dispatchPrecondition` in debug builds); every
-    // `let` is Sendable.
+    // @unchecked Sendable: every `var` below is read and written only in the root's turn
+    // (`root`), their lock (asserted in debug builds); every `let` is Sendable.
     // Members are internal only for the extensions in UploadManager+*.swift (controls, observing,
     // actions, transfers).
 
@@ -45,10 +44,9 @@ public final class UploadManager: @unchecked Sendable {
     /// times a second); the queue going idle is handed over at once.
     static let eventGathering = DispatchTimeInterval.milliseconds(10)
 
-    let rootQueue = DispatchQueue(label: "ferry.uploading.root")
-    /// Set (true) on `rootQueue` and on the journal writer's queue, which the root queue may wait
-    /// for (`waitUntilWritten`): a callback running on either must not wait for the root queue.
-    let rootWaitsForQueueKey: DispatchSpecificKey<Bool>
+    /// The lock on the state below, taken on the root queue or, by an outcome, on the thread that
+    /// heard it; no transport's event loop ever waits for it (`hear`).
+    let root = RootTurn(label: "ferry.uploading.root")
     /// Where the file-system work of starting an attempt (inspecting and reading a small body)
     /// and of a user's retry (re-capturing files) runs, in order: a path that blocks (a hung
     /// mount) holds up later starts, never the root queue's pause, cancel or progress. A job whose
@@ -126,9 +124,7 @@ public final class UploadManager: @unchecked Sendable {
         self.journal = journal
         self.scheduler = scheduler
         self.formBuilder = formBuilder
-        let rootWaitsForQueueKey = DispatchSpecificKey<Bool>()
-        self.rootWaitsForQueueKey = rootWaitsForQueueKey
-        self.journalWriter = journal.map { JournalWriter(journal: $0, marker: rootWaitsForQueueKey) }
+        self.journalWriter = journal.map { JournalWriter(journal: $0) }
         var machine = UploadQueueStateMachine(configuration: configuration, random: random)
         if let journal {
             // Without its identity a journal's jobs carry no key: a key that changed between
@@ -140,14 +136,13 @@ public final class UploadManager: @unchecked Sendable {
             machine.useIdempotencyKeys(prefix: UUID().uuidString.lowercased(), honoured: [])
         }
         self.machine = machine
-        rootQueue.setSpecific(key: rootWaitsForQueueKey, value: true)
         journalWriter?.setHealthHandler { [weak self] error in
             guard let self else { return }
-            self.rootQueue.async { self.journalHealthChanged(error) }
+            self.root.async { self.journalHealthChanged(error) }
         }
         journal?.marks.setReservationFailureHandler { [weak self] reason in
             guard let self else { return }
-            self.rootQueue.async { self.journalHealthChanged(.journalFailed(reason: .writeFailed(message: reason))) }
+            self.root.async { self.journalHealthChanged(.journalFailed(reason: .writeFailed(message: reason))) }
         }
     }
 
@@ -169,7 +164,7 @@ public final class UploadManager: @unchecked Sendable {
             } catch {
                 // A journal that cannot take the rows cannot be trusted with the queue's next
                 // changes either: nothing new starts until it can be written again.
-                rootQueue.async { self.journalHealthChanged(error) }
+                root.async { self.journalHealthChanged(error) }
                 journalWriter?.reportFailure(error)
                 throw error
             }
@@ -180,7 +175,7 @@ public final class UploadManager: @unchecked Sendable {
             }
             ids = (0..<Int64(specs.count)).map { UploadJobID(first + $0) }
         }
-        rootQueue.async { self.add(specs, ids: ids) }
+        root.async { self.add(specs, ids: ids) }
         return ids
     }
 
@@ -209,7 +204,6 @@ public final class UploadManager: @unchecked Sendable {
     /// - Throws: `UploadError.journalFailed` when the journal cannot be read, or `.inUse`.
     @discardableResult
     public func restore(holdingUnfinished: Bool = false, keepingCancelled: Bool = false) throws(UploadError) -> [UploadJob] {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
         guard let journal else { return [] }
         return load(try journal.takeOverRestorableJobs(keepingCancelled: keepingCancelled), holding: holdingUnfinished)
     }
@@ -224,11 +218,10 @@ public final class UploadManager: @unchecked Sendable {
     /// - Returns: The jobs loaded, as the queue now has them, and the jobs left.
     /// - Throws: `UploadError.journalFailed` when the journal cannot be read, or `.inUse`.
     public func restoreForSending() throws(UploadError) -> (restored: [UploadJob], left: [UploadJob]) {
-        dispatchPrecondition(condition: .notOnQueue(rootQueue))
         guard let journal else { return ([], []) }
         var sending: [UploadJob] = []
         var left: [UploadJob] = []
-        let machine = rootQueue.sync { self.machine }
+        let machine = root.sync { self.machine }
         for var job in try journal.takeOverRestorableJobs(keepingCancelled: false) {
             if job.state == .failed {
                 let resendable = job.mayHaveArrived ? machine.mayResendUnanswered(job) : job.lastError?.isRetryable ?? false
@@ -251,7 +244,7 @@ public final class UploadManager: @unchecked Sendable {
                 changed[job.id] = file.path
             }
         }
-        return rootQueue.sync {
+        return root.sync {
             run { $0.restore(jobs, changedFiles: changed, holding: holding) }
             return jobs.compactMap { machine.job($0.id) }
         }
