@@ -6,12 +6,11 @@ import UploadModel
 /// One row of the `upload_job` table: `UploadJournal` inserts, updates and fetches jobs through
 /// it, and it alone knows the columns.
 ///
-/// Rows are read by ``init(row:)`` from ``selectSQL``'s columns (JSON columns — `spec`,
-/// `attempt_history`, `last_error_reason`, `tus_checkpoint`, `resumption` — with a plain `JSONDecoder`); they
-/// are written by the connection's cached statements: new rows by
-/// ``insertQueued(_:client:at:json:in:)``, state changes by ``updateRow(in:json:)`` from
-/// `value(of:json:)`, one switch over the columns. JSON columns keep the plain `JSONEncoder`
-/// shape the journal always wrote; `JournalJSON` writes the spec and the attempt history in it.
+/// Rows are read by ``init(row:)`` from ``selectSQL``'s columns; they are written by the
+/// connection's cached statements: new rows by ``insertQueued(_:client:at:json:in:)``, state
+/// changes by ``updateRow(in:json:)`` from `value(of:json:)`, one switch over the columns. The
+/// JSON columns — `spec`, `attempt_history`, `last_error_reason`, `tus_checkpoint`,
+/// `resumption` — go both ways through `JournalJSON`.
 struct UploadJobRecord {
     static let tableName = "upload_job"
 
@@ -103,9 +102,6 @@ struct UploadJobRecord {
         }
     }
 
-    private static let jsonEncoder = JSONEncoder()
-    private static let jsonDecoder = JSONDecoder()
-
     /// The insert of a queued job's row; the other columns start as their defaults say (no
     /// attempts, no error, no response).
     private static let insertSQL = """
@@ -154,7 +150,7 @@ struct UploadJobRecord {
 
     /// A JSON column's value; nil for NULL.
     private static func decode<Value: Decodable>(_ type: Value.Type, from row: SQLiteStatement, column: Column) throws -> Value? {
-        try row.data(column.index).map { try jsonDecoder.decode(type, from: $0) }
+        try row.data(column.index).map { try JournalJSON.value(type, from: $0) }
     }
 
     /// The record that writes a job's state, and its spec when asked, to its row.
@@ -206,21 +202,17 @@ struct UploadJobRecord {
         case .attempts: return SQLiteValue(attempts)
         case .automaticRetries: return SQLiteValue(automaticRetries)
         case .lastError: return SQLiteValue(lastError)
-        case .lastErrorReason: return SQLiteValue(try lastErrorReason.map(Self.json))
+        case .lastErrorReason: return SQLiteValue(try lastErrorReason.map { try json.text($0) })
         case .totalBytes: return SQLiteValue(totalBytes)
         case .responseStatus: return SQLiteValue(responseStatus)
         case .responseHeaders: return SQLiteValue(responseHeaders)
         case .responseBody: return SQLiteValue(responseBody)
         case .responseTruncated: return SQLiteValue(responseTruncated)
-        case .attemptHistory: return SQLiteValue(attemptHistory.map(JournalJSON.attempts))
-        case .tusCheckpoint: return SQLiteValue(try tusCheckpoint.map(Self.json))
-        case .resumption: return SQLiteValue(try resumption.map(Self.json))
+        case .attemptHistory: return SQLiteValue(try attemptHistory.map { try json.text($0) })
+        case .tusCheckpoint: return SQLiteValue(try tusCheckpoint.map { try json.text($0) })
+        case .resumption: return SQLiteValue(try resumption.map { try json.text($0) })
         case .updatedAt: return .real(updatedAt)
         }
-    }
-
-    private static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
     }
 
     /// The job the row describes. Its last error comes back typed; from a row that only has its

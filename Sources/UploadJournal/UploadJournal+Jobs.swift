@@ -117,7 +117,7 @@ extension UploadJournal {
         for file in files { marks += try JournalMarkLog.marks(inFile: file) }
         if !marks.isEmpty {
             let error = UploadError.transferFailed(reason: .interruptedAfterSending)
-            let reason = String(decoding: (try? JSONEncoder().encode(JournaledError(error))) ?? Data(), as: UTF8.self)
+            let reason = (try? JournalJSON().text(JournaledError(error))) ?? ""
             let now = Date().timeIntervalSince1970
             do {
                 try database.write { connection in

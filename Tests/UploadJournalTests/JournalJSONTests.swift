@@ -5,8 +5,8 @@ import Testing
 @testable import UploadModel
 @testable import UploadJournal
 
-/// The journal writes its JSON columns itself; `JSONDecoder` must read them back as the values
-/// `JSONEncoder` would have written, however odd the values.
+/// The journal's JSON columns go both ways through the values' `Codable` forms: what it writes
+/// reads back as the same values, however odd, and what earlier versions wrote still reads.
 @Suite("JournalJSON")
 struct JournalJSONTests {
     static let awkwardPath = "/data/\"quoted\" \\ back/tab\there/line\nbreak/\u{1}ctl/caf\u{EFE9}.txt/üñï/"
@@ -45,7 +45,7 @@ struct JournalJSONTests {
         var json = JournalJSON()
         for spec in specs {
             let text = try json.spec(spec)
-            let decoded = try JSONDecoder().decode(UploadJobSpec.self, from: Data(text.utf8))
+            let decoded = try JournalJSON.value(UploadJobSpec.self, from: Data(text.utf8))
             #expect(decoded == spec, "\(text)")
             // The same as JSONEncoder's own text, read back.
             let reference = try JSONDecoder().decode(UploadJobSpec.self, from: JSONEncoder().encode(spec))
@@ -86,17 +86,30 @@ struct JournalJSONTests {
                           duration: .seconds(10_000_000_000), bytesSent: Int64.max, totalBytes: Int64.max, status: 201,
                           retryDelay: .zero),
         ]
-        let text = JournalJSON.attempts(attempts)
-        let decoded = try JSONDecoder().decode([UploadAttempt].self, from: Data(text.utf8))
+        let json = JournalJSON()
+        let text = try json.text(attempts)
+        let decoded = try JournalJSON.value([UploadAttempt].self, from: Data(text.utf8))
         #expect(decoded == attempts, "\(text)")
-        #expect(JournalJSON.attempts([]) == "[]")
+        #expect(try json.text([UploadAttempt]()) == "[]")
     }
 
-    @Test("a duration is written as Duration's own Codable form")
-    func durationMatchesTheStandardEncoding() throws {
-        for duration in [Duration.zero, .nanoseconds(1), .nanoseconds(-1), .seconds(-7.25), .seconds(Int64.max / 2)] {
-            let expected = String(decoding: try JSONEncoder().encode(duration), as: UTF8.self)
-            #expect(JournalJSON.duration(duration) == expected)
-        }
+    @Test("files and attempts as earlier versions wrote them (by hand, member by member) read back")
+    func earlierRowsReadBack() throws {
+        let files = #"[{"path":"/p/a.jpg","size":1,"modificationTimeNanoseconds":2,"device":3,"inode":4,"partFilename":"p/a.jpg"}]"#
+        #expect(try JournalJSON.value([QueuedFile].self, from: Data(files.utf8)) == [QueuedFile(
+            path: "/p/a.jpg", stamp: FileStamp(size: 1, modificationTimeNanoseconds: 2,
+                                               identity: FileIdentity(device: 3, inode: 4)),
+            partFilename: "p/a.jpg")])
+        let attempts = """
+            [{"number":1,"outcome":"failed","startedAt":721692800.5,"duration":[0,1503000000000000000],\
+            "bytesSent":10,"totalBytes":20,"status":503,"error":"busy","retryDelay":[0,2500000000000000000]},\
+            {"number":2,"outcome":"interrupted","bytesSent":0}]
+            """
+        #expect(try JournalJSON.value([UploadAttempt].self, from: Data(attempts.utf8)) == [
+            UploadAttempt(number: 1, outcome: .failed, startedAt: Date(timeIntervalSinceReferenceDate: 721_692_800.5),
+                          duration: .milliseconds(1503), bytesSent: 10, totalBytes: 20, status: 503, error: "busy",
+                          retryDelay: .milliseconds(2500)),
+            UploadAttempt(number: 2, outcome: .interrupted),
+        ])
     }
 }

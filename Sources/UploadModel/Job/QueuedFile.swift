@@ -98,8 +98,8 @@ public struct QueuedFile: Sendable, Hashable, Codable {
         return stamp
     }
 
-    // The journal's shape: the stamp's members beside the path (`JournalJSON.files`); rows
-    // written before part filenames have none.
+    // The journal's shape: the stamp's members beside the path; rows written before part
+    // filenames have none.
     private enum CodingKeys: String, CodingKey {
         case path, size, modificationTimeNanoseconds, device, inode, partFilename
     }
