@@ -141,7 +141,8 @@ let package = Package(
             dependencies: ["TerminalUI", "TextFormat", "UploadModel", "UploadProtocols", "FileSystem", "Multipart"]
         ),
         // The interface's runtime, where it can be tested: the loop (on a terminal protocol,
-        // commands on a worker queue), folder reads and watches, the start-up policy.
+        // commands on a worker queue), folder reads and watches, the start-up policy, the
+        // process side (termination signals, Ctrl-Z, the clipboard) as a protocol.
         .target(
             name: "FerryRuntime",
             dependencies: [

@@ -151,8 +151,9 @@ public final class NcursesTerminal {
     }
 
     /// Gives the terminal back to the shell and stops the process group (Ctrl-Z); returns once
-    /// the process is continued. See ``TerminalBackend/suspend()``: the terminal is taken back
-    /// by the next ``readKey(timeoutMilliseconds:)`` that finds the process in the foreground.
+    /// the process is continued: the terminal is taken back by the next
+    /// ``readKey(timeoutMilliseconds:)`` that finds the process in the foreground (which answers a
+    /// resize, so the screen is drawn again whole); continued in the background, it stays the shell's.
     /// Does nothing when SIGTSTP was ignored at start (no job control to come back by).
     public func suspend() {
         TerminalRestorer.suspendRequested.store(false, ordering: .releasing)
@@ -163,23 +164,6 @@ public final class NcursesTerminal {
         }
         isSuspended = true
         TerminalRestorer.stopProcessGroup()
-    }
-
-    /// Writes the OSC 52 sequence for `text` to the terminal after what ncurses has drawn (it
-    /// moves no cursor and draws nothing, so ncurses' picture of the screen stays true).
-    ///
-    /// - Parameter text: The text.
-    public func copyToClipboard(_ text: String) {
-        guard isActive, !isSuspended else { return }
-        fflush(nil)
-        let bytes = ClipboardSequence.copying(text)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { return }
-            written += result
-        }
     }
 
     /// Takes the terminal back after ``suspend()`` when the process is in the foreground again.

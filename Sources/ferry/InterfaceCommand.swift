@@ -121,7 +121,8 @@ struct Interface: AsyncParsableCommand {
                         let worker = CommandWorker(performer: EngineCommandPerformer(
                             manager: manager, journal: journal, profiles: ProfileStore(environment: ProcessInfo.processInfo.environment),
                             environment: ProcessInfo.processInfo.environment))
-                        return InterfaceLoop(terminal: terminal, worker: worker, inbox: inbox, state: state)
+                        return InterfaceLoop(terminal: terminal, process: TerminalProcess(terminal: terminal), worker: worker,
+                                             inbox: inbox, state: state)
                             .run(initial: start.initial)
                     }
                 }

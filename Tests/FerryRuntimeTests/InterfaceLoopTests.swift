@@ -56,7 +56,7 @@ struct InterfaceLoopTests {
     func loop(_ terminal: FakeTerminal, performer: any CommandPerformer) -> InterfaceLoop {
         let state = AppState(directory: folder.path, settings: FormSettings(), homeDirectory: "/", size: terminal.size,
                              timeZone: TimeZone(identifier: "UTC")!)
-        return InterfaceLoop(terminal: terminal, worker: CommandWorker(performer: performer), inbox: EventInbox(),
+        return InterfaceLoop(terminal: terminal, process: terminal, worker: CommandWorker(performer: performer), inbox: EventInbox(),
                              state: state)
     }
 
@@ -96,7 +96,7 @@ struct InterfaceLoopTests {
         ])
         let state = AppState(directory: folder.path, settings: FormSettings(url: "http://127.0.0.1:9/upload"), homeDirectory: "/",
                              size: terminal.size, timeZone: TimeZone(identifier: "UTC")!)
-        let loop = InterfaceLoop(terminal: terminal, worker: CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: nil)),
+        let loop = InterfaceLoop(terminal: terminal, process: terminal, worker: CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: nil)),
                                  inbox: EventInbox(), state: state)
         #expect(loop.run(initial: []) == nil)
         #expect(terminal.unmetWaits.isEmpty)
@@ -137,7 +137,7 @@ struct InterfaceLoopTests {
         let state = AppState(directory: folder.path, settings: FormSettings(), homeDirectory: "/", size: terminal.size,
                              timeZone: TimeZone(identifier: "UTC")!)
         let worker = CommandWorker(performer: EngineCommandPerformer(manager: manager, journal: nil))
-        _ = InterfaceLoop(terminal: terminal, worker: worker, inbox: inbox, state: state).run(initial: [])
+        _ = InterfaceLoop(terminal: terminal, process: terminal, worker: worker, inbox: inbox, state: state).run(initial: [])
         #expect(terminal.unmetWaits.isEmpty)
         #expect(terminal.wokenWaits >= 1, "the event woke the loop's wait")
         #expect(terminal.requestedTimeouts.max() == InterfaceLoop.idleTimeoutMilliseconds)

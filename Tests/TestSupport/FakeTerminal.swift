@@ -1,11 +1,13 @@
+import FerryRuntime
 import Foundation
 import TerminalUI
 
-/// An in-memory terminal for interface-loop tests (as ratatui's `TestBackend`): it records
-/// every frame drawn and replays a script of keys, resizes, waits, signals and the test's own actions.
+/// An in-memory terminal, and the process around it, for interface-loop tests (as ratatui's
+/// `TestBackend`): it records every frame drawn, suspension and clipboard text, and replays a
+/// script of keys, resizes, waits, signals and the test's own actions.
 ///
 /// When the script runs out it answers Ctrl-C, so a loop under test always ends.
-public final class FakeTerminal: TerminalBackend {
+public final class FakeTerminal: TerminalBackend, InterfaceProcess {
     /// One step of the script, taken by ``readKey(timeoutMilliseconds:)``.
     public enum Step: Sendable {
         /// The key is pressed.

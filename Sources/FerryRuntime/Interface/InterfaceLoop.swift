@@ -14,6 +14,7 @@ import UploadModel
 /// Not Sendable: it **must** run on the thread that created the terminal.
 public final class InterfaceLoop {
     private let terminal: any TerminalBackend
+    private let process: any InterfaceProcess
     private let worker: CommandWorker
     private let inbox: EventInbox
     private var state: AppState
@@ -39,11 +40,16 @@ public final class InterfaceLoop {
     ///
     /// - Parameters:
     ///   - terminal: The started terminal.
+    ///   - process: The process around it: termination signals, job control, the clipboard.
     ///   - worker: Where the model's commands run (off this thread).
     ///   - inbox: Where the manager's events arrive.
     ///   - state: The initial state.
-    public init(terminal: any TerminalBackend, worker: CommandWorker, inbox: EventInbox, state: AppState) {
+    public init(
+        terminal: any TerminalBackend, process: any InterfaceProcess, worker: CommandWorker, inbox: EventInbox,
+        state: AppState
+    ) {
         self.terminal = terminal
+        self.process = process
         self.worker = worker
         self.inbox = inbox
         self.state = state
@@ -64,7 +70,7 @@ public final class InterfaceLoop {
         var dirty = true
         var lastFrame: DispatchTime?
         while !state.isQuitting {
-            if terminal.pendingTerminationSignal != nil {
+            if process.pendingTerminationSignal != nil {
                 pending.append(.terminationRequested)
             }
             noteDirectoryChanges()
@@ -123,7 +129,7 @@ public final class InterfaceLoop {
                 }
             }
         }
-        return terminal.pendingTerminationSignal
+        return process.pendingTerminationSignal
     }
 
     /// How long to sleep when nothing wakes the loop: to the next whole second while uploads
@@ -142,7 +148,8 @@ public final class InterfaceLoop {
     }
 
     /// Hands commands to the worker, but suspends (Ctrl-Z) or writes to the clipboard at once,
-    /// on this thread, when the model asks for it: the terminal is this thread's.
+    /// on this thread, when the model asks for it: the terminal is this thread's, and the
+    /// process side acts on it.
     private func carryOut(_ commands: [AppCommand]) {
         var forWorker: [AppCommand] = []
         for command in commands {
@@ -150,9 +157,9 @@ public final class InterfaceLoop {
             case .suspend:
                 worker.submit(forWorker)
                 forWorker = []
-                terminal.suspend()
+                process.suspend()
             case .copyToClipboard(let text):
-                terminal.copyToClipboard(text)
+                process.copyToClipboard(text)
             default:
                 forWorker.append(command)
             }
