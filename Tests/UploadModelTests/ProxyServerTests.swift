@@ -22,6 +22,17 @@ struct ProxyServerTests {
         #expect(proxy.authorization == nil)
     }
 
+    @Test("a proxy URL is read as an upload URL is: the same host, port and credentials")
+    func sameReadingAsUploadURLs() throws {
+        for url in ["http://us%40er:p%3Ass@proxy.example:3128/", "http://[::1]:8080", "proxy.example:8080"] {
+            let proxy = try ProxyServer(url: url)
+            let target = try UploadTarget(url)
+            #expect(proxy.host == target.host)
+            #expect(proxy.port == target.port)
+            #expect(proxy.username.map { $0 + ":" + (proxy.password ?? "") } == target.basicCredentials)
+        }
+    }
+
     @Test("the address names host and port, IPv6 in brackets, never the credentials")
     func address() throws {
         #expect(try ProxyServer(url: "http://u:secret@proxy.example:3128").address == "proxy.example:3128")
@@ -59,10 +70,10 @@ struct ProxyServerTests {
         }
     }
 
-    @Test("a URL without a host, or with a bad port, is refused", arguments: [
+    @Test("a URL without a host, with a bad port, or that is no URL is refused", arguments: [
         ("http://", "has no host"), ("http://user:secret@:3128", "has no host"),
-        ("http://proxy.example:99999", "bad port"), ("http://proxy.example:31x8", "bad port"),
-        ("http://[::1]x", "bad port"),
+        ("http://proxy.example:99999", "bad port"), ("http://user:secret@proxy.example:31x8", "is not a URL"),
+        ("http://[::1]x", "is not a URL"), ("http://proxy example:3128", "is not a URL"),
     ])
     func malformed(url: String, words: String) {
         #expect {

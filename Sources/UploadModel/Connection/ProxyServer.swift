@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// An HTTP proxy, from a URL as curl reads `--proxy` and the `*_proxy` variables:
-/// `[http://][user[:password]@]host[:port][/]`. Without a scheme the URL is taken as `http://`;
-/// the port is 1080 when the URL has none; the credentials are percent-decoded. Other schemes
-/// (`https://`, `socks5://`) are refused.
+/// `[http://][user[:password]@]host[:port][/]`, read as every URL is (`CheckedURL`). Without a
+/// scheme the URL is taken as `http://`; the port is 1080 when the URL has none; the credentials
+/// are percent-decoded. Other schemes (`https://`, `socks5://`) are refused.
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// The proxy's host name or address (without brackets for IPv6).
     public let host: String
@@ -22,51 +22,22 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter url: The URL as given.
     /// - Throws: `ProxyURLError` when the scheme is not `http`, there is no host or the port is bad.
     public init(url: String) throws(ProxyURLError) {
-        let text = url.trimmingWhitespace()
-        let redacted = Self.redacted(text)
-        var rest = Substring(text)
-        if let separator = text.firstRange(of: "://") {
-            let scheme = text[..<separator.lowerBound].lowercased()
-            guard scheme == "http" else { throw .unsupportedScheme(scheme: scheme, url: redacted) }
-            rest = text[separator.upperBound...]
-        }
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            let user = userInfo.prefix { $0 != ":" }
-            let password = userInfo.dropFirst(user.count + 1)
-            username = Self.percentDecoded(user)
-            self.password = Self.percentDecoded(password)
-            authority = authority[authority.index(after: at)...]
-        } else {
-            username = nil
-            password = nil
-        }
-        let hostPart: Substring
-        let portPart: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .missingHost(url: redacted) }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":") else { throw .badPort(url: redacted) }
-            portPart = after.isEmpty ? nil : after.dropFirst()
-        } else if let colon = authority.lastIndex(of: ":") {
-            hostPart = authority[..<colon]
-            portPart = authority[authority.index(after: colon)...]
-        } else {
-            hostPart = authority
-            portPart = nil
-        }
-        guard !hostPart.isEmpty else { throw .missingHost(url: redacted) }
-        host = String(hostPart)
-        if let portPart, !portPart.isEmpty {
-            guard portPart.allSatisfy(\.isASCII), let port = Int(portPart), (1...65_535).contains(port) else {
-                throw .badPort(url: redacted)
+        let redacted = url.trimmingWhitespace().removingURLUserInfo()
+        let checked: CheckedURL
+        do {
+            checked = try CheckedURL(url, assumingHTTP: true, schemes: ["http"])
+        } catch {
+            switch error {
+            case let .unsupportedScheme(scheme, _): throw .unsupportedScheme(scheme: scheme, url: redacted)
+            case .empty, .missingHost: throw .missingHost(url: redacted)
+            case .badPort: throw .badPort(url: redacted)
+            case .notAURL: throw .notAURL(url: redacted)
             }
-            self.port = port
-        } else {
-            port = Self.defaultPort
         }
+        host = checked.host
+        port = checked.port ?? Self.defaultPort
+        username = checked.components.user
+        password = checked.components.user == nil ? nil : checked.components.password ?? ""
     }
 
     /// Whether the URL gave credentials.
@@ -96,37 +67,5 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     package var authorization: String? {
         guard let username else { return nil }
         return "Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()
-    }
-
-    /// A proxy URL with its credentials taken out, for error texts.
-    static func redacted(_ url: String) -> String {
-        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
-        let authorityEnd = url[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-        guard let at = url[start..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<start]) + url[url.index(after: at)...]
-    }
-
-    /// `%XX` escapes decoded (a proxy URL's user and password); the text as it is when an
-    /// escape is malformed or the result is not UTF-8.
-    private static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8[...]
-        while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard utf8.count >= 2, let high = hexDigit(utf8.removeFirst()), let low = hexDigit(utf8.removeFirst()) else {
-                return String(text)
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self) ?? String(text)
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -29,22 +29,14 @@ public struct UploadTarget: Sendable, Hashable, Codable, CustomStringConvertible
     ///     absolute by construction (a resolved `Location`, where `mailto:x` is not a host).
     /// - Throws: `UploadTargetError` saying what is wrong.
     public init(_ url: String, assumingHTTP: Bool = true) throws(UploadTargetError) {
-        var trimmed = url.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw .empty }
-        if assumingHTTP && !trimmed.contains("://") { trimmed = "http://" + trimmed }
-        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
-            throw .notAURL(url)
-        }
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme, url) }
-        guard let host = components.host, !host.isEmpty else { throw .missingHost(url) }
-        if let port = components.port, !(1...65_535).contains(port) { throw .badPort(url) }
-        self.scheme = scheme
-        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        self.port = components.port
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        self.requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        self.url = trimmed
-        self.basicCredentials = components.user.map { $0 + ":" + (components.password ?? "") }
+        let checked = try CheckedURL(url, assumingHTTP: assumingHTTP, schemes: ["http", "https"])
+        scheme = checked.scheme
+        host = checked.host
+        port = checked.port
+        let path = checked.components.percentEncodedPath.isEmpty ? "/" : checked.components.percentEncodedPath
+        requestTarget = path + (checked.components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        self.url = checked.text
+        basicCredentials = checked.components.user.map { $0 + ":" + (checked.components.password ?? "") }
     }
 
     /// The `Host` header value: the host, with the port when it is not the scheme's default.
