@@ -190,17 +190,17 @@ struct SendCommandTests {
         // them at once: the job was then rightly "may have arrived" and --resume left it).
         let file = dir.file("survivor.bin", bytes: 64_000_000)
         let state = dir.path("state")
-        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
-                                                                           faults: FaultPlan(stall: true)))
-        let port = stalled.port
-        let first = try FerryProcess(["send", "--json", "--retry", "0", "--url", stalled.baseURL + "/upload", file], stateHome: state)
+        // One port for both runs: it stalls the first, then relays to the receiver.
+        let relay = try RelayPort()
+        defer { relay.close() }
+        let first = try FerryProcess(["send", "--json", "--retry", "0", "--url", relay.baseURL + "/upload", file], stateHome: state)
         let started = try await first.wait(upTo: .seconds(20)) { $0.jsonEvents.contains { $0["event"] as? String == "started" } }
         #expect(started, "\(first.errorText)")
         first.signal(SIGKILL)
         _ = try await first.exitStatus()
-        await stalled.shutdown()
 
-        try await withRunningReceiver(ReceiverConfiguration(port: port, directory: dir.path("received"))) { server in
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            relay.relay(to: server.port)
             let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
             #expect(try await resumed.exitStatus() == 0, "\(resumed.errorText)")
             #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["survivor.bin"])
@@ -278,20 +278,20 @@ struct SendCommandTests {
         // 4 MiB), but once a whole 6 MB body did.
         let file = dir.file("unread.bin", bytes: 16_000_000)
         let state = dir.path("state")
-        let stalled = try await ReceiverServer.start(ReceiverConfiguration(port: 0, directory: dir.path("stalled"),
-                                                                           faults: FaultPlan(stall: true)))
-        let port = stalled.port
-        let process = try FerryProcess(["send", "--json", "--url", stalled.baseURL + "/upload", file],
+        // One port for both runs: it stalls the first, then relays to the receiver.
+        let relay = try RelayPort()
+        defer { relay.close() }
+        let process = try FerryProcess(["send", "--json", "--url", relay.baseURL + "/upload", file],
                                        stateHome: state, closingOutput: true)
         let status = try await process.exitStatus(within: .seconds(20))
-        await stalled.shutdown()
         #expect(status == 141, "\(process.errorText)")
         #expect(process.errorText.contains("ferry: standard output was closed by its reader; unfinished jobs are kept"),
                 "\(process.errorText)")
         let jobs = try UploadJournal(path: state + "/ferry/journal.sqlite").allJobs()
         #expect(jobs.map(\.state) == [.queued])
 
-        try await withRunningReceiver(ReceiverConfiguration(port: port, directory: dir.path("received"))) { server in
+        try await withRunningReceiver(ReceiverConfiguration(port: 0, directory: dir.path("received"))) { server in
+            relay.relay(to: server.port)
             let resumed = try FerryProcess(["send", "--json", "--resume"], stateHome: state)
             #expect(try await resumed.exitStatus() == 0, "\(resumed.errorText)")
             #expect(server.receivedUploads.flatMap(\.files).map(\.filename) == ["unread.bin"])
