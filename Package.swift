@@ -68,8 +68,8 @@ let package = Package(
         // line and every other upload module share. No I/O.
         .target(name: "UploadModel", dependencies: ["FileSystem", "Multipart", "JSON"]),
         // What goes on the wire and what it means: request heads and form bodies, the
-        // `UploadTransport` protocol, redirects, tus's and resumable uploads' client machines,
-        // HTTP dates, S3 errors. Pure.
+        // `UploadTransport` protocol, proxies (which, as curl decides), redirects, tus's and
+        // resumable uploads' client machines, HTTP dates, S3 errors. Pure.
         .target(name: "UploadProtocols", dependencies: ["UploadModel", "FileSystem", "Multipart", "JSON"]),
         // The engine: the queue's state machine, the Dispatch-based `UploadManager` driving an
         // `UploadTransport`, timers, and the `JournalStore` protocol it persists through. No NIO,

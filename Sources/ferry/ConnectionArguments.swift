@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import UploadModel
+import UploadProtocols
 
 /// How requests reach the server, with curl's options: trust, client certificate, proxy,
 /// redirects, HTTP version. `ferry` and `ferry send` share them (through `FormOptions`).

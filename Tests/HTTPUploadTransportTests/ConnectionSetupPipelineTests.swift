@@ -3,6 +3,7 @@ import NIOEmbedded
 import Testing
 @testable import HTTPUploadTransport
 @testable import UploadModel
+import UploadProtocols
 
 /// The HTTP/1.1 pipeline `ConnectionSetup.initialize` builds on `EmbeddedChannel` decides how a
 /// body's files are written: as file regions on plain TCP (a forwarding proxy's included), as

@@ -1,6 +1,7 @@
 @testable import HTTPUploadTransport
 import Testing
 import UploadModel
+import UploadProtocols
 
 @Suite("The CONNECT request to a proxy")
 struct ProxyConnectRequestTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import HTTPUploadTransport
 @testable import UploadModel
+import UploadProtocols
 
 /// Which proxy a request goes through (`ConnectionOptions.proxy(for:)`, `ProxyRoute`), as curl
 /// chooses it, without a socket.

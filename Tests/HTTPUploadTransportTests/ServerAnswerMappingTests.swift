@@ -2,6 +2,7 @@ import NIOHTTP2
 import Testing
 @testable import HTTPUploadTransport
 @testable import UploadModel
+import UploadProtocols
 
 /// `ServerAnswerMapping`: the answers that mean something else than they seem, without a server.
 @Suite("Server answer mapping")

@@ -1,4 +1,5 @@
 import UploadModel
+import UploadProtocols
 
 /// Where pooled connections go, and what identifies a connection there: scheme, host and port,
 /// the proxy the job's options choose for them (with its credentials), and for `https` the TLS

@@ -1,4 +1,5 @@
 import UploadModel
+import UploadProtocols
 
 /// How connections to an endpoint reach it: straight, through a forwarding proxy (`http://`
 /// targets: each request names the whole URL), or through a proxy's `CONNECT` tunnel

@@ -1,4 +1,5 @@
 import UploadModel
+import UploadProtocols
 
 extension ProxyServer {
     /// The `CONNECT` request that asks the proxy for a tunnel to `host:port`, with `Host` and

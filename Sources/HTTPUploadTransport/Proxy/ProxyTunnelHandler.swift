@@ -1,5 +1,6 @@
 import NIOCore
 import UploadModel
+import UploadProtocols
 
 /// The first handler of a connection to a proxy for an `https://` server: sends `CONNECT` as
 /// the connection becomes active, reads the proxy's answer (`ProxyConnectAnswer`) and

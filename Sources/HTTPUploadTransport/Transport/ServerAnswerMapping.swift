@@ -1,5 +1,6 @@
 import NIOHTTP2
 import UploadModel
+import UploadProtocols
 
 /// What a server's or a proxy's answer means when it is not what it seems, decided in one place
 /// (the handlers only gather the facts):

@@ -2,6 +2,7 @@ import Dispatch
 import Multipart
 import UploadModel
 import UploadProtocols
+import FileSystem
 
 // Attempts: started through the transport, their progress and outcome heard on the root queue.
 extension UploadManager {

@@ -1,9 +1,7 @@
-import FileSystem
+@testable import FileSystem
 import Foundation
-import Multipart
 import Testing
 import TestSupport
-@testable import UploadEngine
 
 @Suite("LocalFileSystems: which devices hold a local file system")
 struct LocalFileSystemsTests {

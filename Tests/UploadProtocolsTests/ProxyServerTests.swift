@@ -1,5 +1,6 @@
 import Testing
-@testable import UploadModel
+import UploadModel
+@testable import UploadProtocols
 
 /// Proxy URLs read as curl reads `--proxy` and the `*_proxy` variables, without a socket.
 @Suite("Proxy URLs")

@@ -1,22 +1,20 @@
-import FileSystem
-import Multipart
 import Synchronization
 
 /// Which devices hold a local file system: one whose `stat`, `open` and `read` the kernel answers
 /// from this machine's own disks or memory (ext4, XFS, Btrfs, tmpfs, overlay, …), unlike a
 /// network file system or a FUSE daemon, either of which can leave a call waiting without end.
 /// Read from `/proc/self/mountinfo` (procfs, which never waits on a disk or a network) when a
-/// device is first asked about, and kept. The manager asks it before a job starts, to know
+/// device is first asked about, and kept. The upload manager asks it before a job starts, to know
 /// whether the job's files may be inspected and read on a thread that must not wait long
 /// (`UploadManager.startsInRootQueueTurn`). Safe to use from any thread.
 ///
 /// A device number can be reused for another mount after an unmount (anonymous devices: tmpfs,
 /// Btrfs, overlay, NFS), which this does not see within one process's life; a file on a Btrfs
 /// subvolume other than the mounted one has a device of its own, not listed, so not local here.
-enum LocalFileSystems {
+public enum LocalFileSystems {
     /// The file system types counted as local, as `mountinfo` names them. Every other type (NFS,
     /// SMB, Ceph, 9P, virtiofs, `fuse.*`, and types not listed) is not.
-    static let localTypes: Set<String> = [
+    package static let localTypes: Set<String> = [
         "ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "ramfs", "overlay", "f2fs", "zfs", "bcachefs",
         "jfs", "reiserfs", "vfat", "msdos", "exfat", "ntfs3", "iso9660", "squashfs", "erofs", "hfsplus", "nilfs2",
     ]
@@ -28,7 +26,7 @@ enum LocalFileSystems {
     ///
     /// - Parameter device: A file's device (`FileIdentity.device`, `st_dev`).
     /// - Returns: True when local.
-    static func contains(device: UInt64) -> Bool {
+    public static func contains(device: UInt64) -> Bool {
         if let known = devices.withLock({ $0[device] }) { return known }
         let text = (try? DescriptorInput.readFile(atPath: "/proc/self/mountinfo").get()) ?? []
         let listed = mountedDevices(mountInfo: text)
@@ -47,7 +45,7 @@ enum LocalFileSystems {
     /// - Parameter mountInfo: `/proc/self/mountinfo`'s bytes: per line, the mount's ID, its
     ///   parent's, `major:minor`, root, mount point, options, optional fields, `-`, the type, ….
     /// - Returns: Each device (`st_dev` encoding) and whether it is local.
-    static func mountedDevices(mountInfo: [UInt8]) -> [UInt64: Bool] {
+    package static func mountedDevices(mountInfo: [UInt8]) -> [UInt64: Bool] {
         var listed: [UInt64: Bool] = [:]
         var lineStart = 0
         while lineStart < mountInfo.count {
@@ -104,7 +102,7 @@ enum LocalFileSystems {
     }
 
     /// glibc's `makedev`: the `st_dev` of a device's major and minor numbers.
-    static func device(major: UInt64, minor: UInt64) -> UInt64 {
+    package static func device(major: UInt64, minor: UInt64) -> UInt64 {
         (major & 0xFFFF_F000) << 32 | (major & 0xFFF) << 8 | (minor & 0xFFFF_FF00) << 12 | (minor & 0xFF)
     }
 }

@@ -1,3 +1,5 @@
+import UploadModel
+
 /// Which proxy a request goes through, as curl decides it.
 extension ConnectionOptions {
     /// The proxy a request to `target` goes through, or nil when it goes straight to the server:

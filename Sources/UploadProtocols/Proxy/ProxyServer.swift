@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UploadModel
 
 /// An HTTP proxy, from a URL as curl reads `--proxy` and the `*_proxy` variables:
 /// `[http://][user[:password]@]host[:port][/]`, read as every URL is (`CheckedURL`). Without a
