@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The `ferry` binary does not need full Foundation or ICU (issue 28: they were a third of its
-/// memory and most of its start-up): every module of the binary imports `FoundationEssentials` at
+/// The `ferry` binary does not need full Foundation or ICU (they were a third of its memory and
+/// most of its start-up: `Benchmarks/RESULTS.md`): every module of the binary imports `FoundationEssentials` at
 /// most. One `import Foundation` anywhere in Sources — or in a dependency — brings them back; this
 /// reads the libraries the built binary asks the loader for. The release binary is also checked
 /// for what its link (`scripts/release-flags.sh`) saves at every start.

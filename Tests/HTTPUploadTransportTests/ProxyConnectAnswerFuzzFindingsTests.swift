@@ -1,7 +1,7 @@
 import Testing
 @testable import HTTPUploadTransport
 
-/// Inputs `Fuzz/` (FuzzResponseHead, issue 24) found: a head ended by LF LF (no CR) took its
+/// Inputs `Fuzz/` (FuzzResponseHead) found: a head ended by LF LF (no CR) took its
 /// status line up to the first CR anywhere, so the reason phrase ran into the next header lines
 /// or into the tunnel's first bytes, and changed as more bytes arrived.
 @Suite("Proxy CONNECT answers: fuzz findings")

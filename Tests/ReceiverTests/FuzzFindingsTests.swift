@@ -3,7 +3,7 @@ import NIOCore
 @testable import Receiver
 import Testing
 
-/// Inputs `Fuzz/` (issue 24) found in the receiver, kept as regression tests.
+/// Inputs `Fuzz/` found in the receiver, kept as regression tests.
 ///
 /// - A byte of 0x80 or more in a part's header *name* made multipart-kit 4.7.1's parser index
 ///   its 128-entry table out of range: a trap that stopped the whole `ferry serve` process
